@@ -1,0 +1,12 @@
+/** `npm run db:migrate`: applies pending migrations (the server also does this at start). */
+import { loadConfig } from '../../server/src/config.ts';
+import { openDatabase } from '../client.ts';
+
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+try {
+  await database.migrate();
+  console.log('Migrations applied.');
+} finally {
+  await database.close();
+}

@@ -1,0 +1,165 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import postgres from 'postgres';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+/** One drizzle handle type for both drivers; code above this layer never knows which it has. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type Executor = Database | Transaction;
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: 'postgres' | 'pglite';
+  /** Applies pending migrations; safe to call from several processes at once. */
+  migrate(): Promise<void>;
+  /** Runs `work` while holding a database-wide lock, so only one process seeds or migrates at a time. */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; without it the embedded database is used. */
+  databaseUrl: string | null;
+  /** Folder for the embedded database; `memory://` keeps it in memory (tests). */
+  dataDir: string;
+  poolSize?: number;
+}
+
+/**
+ * Set on every connection. Search forgives typos through pg_trgm's `<%` operator; its default
+ * threshold (0.6) misses common slips such as "porshe" for "porsche".
+ */
+const SESSION_SETTINGS = { 'pg_trgm.word_similarity_threshold': '0.5' } as const;
+
+// An arbitrary constant shared by every process of this app.
+const MIGRATION_LOCK_ID = 7_341_002;
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPglite(options.dataDir);
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+  const client = postgres(url, {
+    max: poolSize,
+    onnotice: () => {},
+    connection: { application_name: 'luxemotors', ...SESSION_SETTINGS },
+  });
+  const db = drizzlePostgres(client, { schema, casing: 'snake_case' }) as unknown as Database;
+
+  const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
+    // Session-level advisory locks belong to one connection, so hold one for the whole critical section.
+    const reserved = await client.reserve();
+    try {
+      await reserved`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+      return await work();
+    } finally {
+      await reserved`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});
+      reserved.release();
+    }
+  };
+
+  return {
+    db,
+    driver: 'postgres',
+    exclusive,
+    migrate: () =>
+      exclusive(() =>
+        migratePostgres(drizzlePostgres(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER }),
+      ),
+    ping: async () => {
+      await client`select 1`;
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  const inMemory = dataDir.startsWith('memory://');
+  let releaseLock = () => {};
+  let location = dataDir;
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true });
+    releaseLock = lockDataFolder(dataDir);
+    location = join(dataDir, 'pglite');
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(location, { extensions: { pg_trgm } });
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  for (const [name, value] of Object.entries(SESSION_SETTINGS)) {
+    await pglite.query('select set_config($1, $2, false)', [name, value]);
+  }
+  const db = drizzlePglite(pglite, { schema, casing: 'snake_case' }) as unknown as Database;
+  let closed = false;
+  return {
+    db,
+    driver: 'pglite',
+    // One process owns the folder (see lockDataFolder) and PGlite runs one query at a time.
+    exclusive: (work) => work(),
+    migrate: () => migratePglite(drizzlePglite(pglite, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER }),
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      try {
+        await pglite.close();
+      } finally {
+        releaseLock();
+      }
+    },
+  };
+}
+
+/**
+ * PGlite corrupts a data folder opened by two processes at once, so the folder is claimed with
+ * a lock file holding the owner's pid. A lock left by a process that no longer runs is taken over.
+ */
+function lockDataFolder(dataDir: string): () => void {
+  const lockFile = join(dataDir, 'pglite.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockFile, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(lockFile, 'utf8').trim());
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
+        throw new Error(
+          `The embedded database in ${dataDir} is in use by process ${owner}. Stop it first, or set DATA_DIR to another folder.`,
+        );
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new Error(`Could not lock the embedded database folder ${dataDir}`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

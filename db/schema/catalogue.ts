@@ -1,0 +1,118 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+export const sellers = pgTable(
+  'sellers',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    /** The account that manages this seller's listings, when it has one. */
+    userId: integer()
+      .unique()
+      .references(() => users.id, { onDelete: 'set null' }),
+    name: text().notNull(),
+    rating: doublePrecision().notNull().default(0),
+    verified: boolean().notNull().default(false),
+    location: text(),
+    bio: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('sellers_rating_range', sql`${t.rating} between 0 and 5`)],
+);
+
+export const CAR_CONDITIONS = ['Excellent', 'Like New'] as const;
+export type CarCondition = (typeof CAR_CONDITIONS)[number];
+export const CAR_BODY_STYLES = ['sports', 'coupe', 'convertible', 'sedan', 'suv'] as const;
+export type CarBodyStyle = (typeof CAR_BODY_STYLES)[number];
+export const CAR_STATUSES = ['active', 'sold', 'withdrawn'] as const;
+export type CarStatus = (typeof CAR_STATUSES)[number];
+
+const quoted = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
+
+export const cars = pgTable(
+  'cars',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    sellerId: integer()
+      .notNull()
+      .references(() => sellers.id, { onDelete: 'restrict' }),
+    make: text().notNull(),
+    model: text().notNull(),
+    year: smallint().notNull(),
+    /** Whole US dollars. */
+    price: integer().notNull(),
+    marketValue: integer().notNull(),
+    mileage: integer().notNull(),
+    condition: text().$type<CarCondition>().notNull(),
+    bodyStyle: text().$type<CarBodyStyle>().notNull(),
+    color: text().notNull(),
+    location: text().notNull(),
+    description: text().notNull().default(''),
+    features: text().array().notNull().default(sql`'{}'::text[]`),
+    /** Gallery in display order; the first is the primary image. */
+    images: text().array().notNull().default(sql`'{}'::text[]`),
+    /** make and model, lower-cased with accents removed: what search matches against. */
+    searchText: text().notNull(),
+    status: text().$type<CarStatus>().notNull().default('active'),
+    /** Maintained by the bid transaction, together with highestBid. */
+    currentBids: integer().notNull().default(0),
+    highestBid: integer(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('cars_year_range', sql`${t.year} between 1886 and 2100`),
+    check('cars_price_positive', sql`${t.price} > 0`),
+    check('cars_market_value_positive', sql`${t.marketValue} > 0`),
+    check('cars_mileage_nonnegative', sql`${t.mileage} >= 0`),
+    check('cars_condition', sql`${t.condition} in (${quoted(CAR_CONDITIONS)})`),
+    check('cars_body_style', sql`${t.bodyStyle} in (${quoted(CAR_BODY_STYLES)})`),
+    check('cars_status', sql`${t.status} in (${quoted(CAR_STATUSES)})`),
+    check('cars_bids_consistent', sql`${t.currentBids} >= 0 and (${t.currentBids} = 0) = (${t.highestBid} is null)`),
+    index('cars_seller_idx').on(t.sellerId),
+    index('cars_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    // Sort keys; `id` breaks ties so pages never overlap.
+    index('cars_price_idx').on(t.price, t.id),
+    index('cars_year_idx').on(t.year, t.id),
+    index('cars_popular_idx').on(t.currentBids.desc(), t.createdAt.desc(), t.id.desc()),
+    index('cars_body_style_price_idx').on(t.bodyStyle, t.price, t.id),
+    index('cars_body_style_year_idx').on(t.bodyStyle, t.year, t.id),
+    index('cars_below_market_price_idx')
+      .on(t.price, t.id)
+      .where(sql`${t.price} < ${t.marketValue}`),
+    index('cars_below_market_year_idx')
+      .on(t.year, t.id)
+      .where(sql`${t.price} < ${t.marketValue}`),
+  ],
+);
+
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    carId: integer()
+      .notNull()
+      .references(() => cars.id, { onDelete: 'cascade' }),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    /** Kept with the review so it survives the author's account. */
+    userName: text().notNull(),
+    rating: smallint().notNull(),
+    comment: text().notNull(),
+    verified: boolean().notNull().default(false),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('reviews_rating_range', sql`${t.rating} between 1 and 5`),
+    index('reviews_car_idx').on(t.carId, t.createdAt),
+  ],
+);

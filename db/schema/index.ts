@@ -1,0 +1,4 @@
+export * from './users.ts';
+export * from './catalogue.ts';
+export * from './market.ts';
+export * from './commerce.ts';

@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { cars } from './catalogue.ts';
+import { users } from './users.ts';
+
+export const bids = pgTable(
+  'bids',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    carId: integer()
+      .notNull()
+      .references(() => cars.id, { onDelete: 'cascade' }),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amount: integer().notNull(),
+    /** Client-chosen key; a repeat from the same user returns the first result. */
+    idempotencyKey: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('bids_amount_range', sql`${t.amount} between 1 and 100000000`),
+    unique('bids_user_idempotency_key').on(t.userId, t.idempotencyKey),
+    // A car's accepted bids strictly increase, so no two can share an amount.
+    unique('bids_car_amount').on(t.carId, t.amount),
+    index('bids_car_created_idx').on(t.carId, t.createdAt.desc()),
+    index('bids_user_created_idx').on(t.userId, t.createdAt.desc()),
+  ],
+);
+
+export const CHAT_MESSAGE_TYPES = ['message', 'question', 'bid'] as const;
+export type ChatMessageType = (typeof CHAT_MESSAGE_TYPES)[number];
+
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    carId: integer()
+      .notNull()
+      .references(() => cars.id, { onDelete: 'cascade' }),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    userName: text().notNull(),
+    message: text().notNull(),
+    type: text().$type<ChatMessageType>().notNull().default('message'),
+    /** Set for the message that announces an accepted bid. */
+    bidId: integer()
+      .unique()
+      .references(() => bids.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('chat_messages_type', sql`${t.type} in ('message', 'question', 'bid')`),
+    check('chat_messages_length', sql`char_length(${t.message}) between 1 and 1000`),
+    check('chat_messages_bid_link', sql`(${t.type} = 'bid') = (${t.bidId} is not null)`),
+    index('chat_messages_car_idx').on(t.carId, t.id),
+    index('chat_messages_user_idx').on(t.userId, t.createdAt.desc()),
+  ],
+);
+
+export const NOTIFICATION_TYPES = ['bid', 'message', 'system'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text().$type<NotificationType>().notNull(),
+    title: text().notNull(),
+    message: text().notNull(),
+    carId: integer().references(() => cars.id, { onDelete: 'set null' }),
+    read: boolean().notNull().default(false),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('notifications_type', sql`${t.type} in ('bid', 'message', 'system')`),
+    index('notifications_user_idx').on(t.userId, t.id.desc()),
+    index('notifications_unread_idx')
+      .on(t.userId)
+      .where(sql`not ${t.read}`),
+  ],
+);

@@ -1,0 +1,149 @@
+import { count, sql } from 'drizzle-orm';
+import { carImagePath } from '../../server/src/media/car-illustration.ts';
+import type { Database, Executor } from '../client.ts';
+import { cars, reviews, sellers, testimonials } from '../schema/index.ts';
+import { carSearchText } from '../search-text.ts';
+import { SAMPLE_CARS, SAMPLE_REVIEWS, SAMPLE_SELLERS, SAMPLE_TESTIMONIALS } from './sample-data.ts';
+import { generateCars, generateSellers } from './generator.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Seeds the sample catalogue when the database has no cars yet. Returns whether it seeded. */
+export async function seedIfEmpty(db: Database, now = new Date()): Promise<boolean> {
+  const [row] = await db.select({ n: count() }).from(cars);
+  if ((row?.n ?? 0) > 0) return false;
+  await db.transaction((tx) => insertSampleData(tx, now));
+  return true;
+}
+
+/** Empties every table and seeds the sample data again. */
+export async function reseed(db: Database, now = new Date()): Promise<void> {
+  await db.transaction(async (tx) => {
+    await truncateAll(tx);
+    await insertSampleData(tx, now);
+  });
+}
+
+export async function truncateAll(db: Executor): Promise<void> {
+  const tables = await db.execute<{ tablename: string }>(
+    sql`select tablename from pg_tables where schemaname = 'public' and tablename not like '\_\_%'`,
+  );
+  // postgres.js returns the rows as an array, PGlite as `{ rows }`.
+  const rows = Array.isArray(tables) ? tables : (tables as unknown as { rows: { tablename: string }[] }).rows;
+  const names = rows.map((r) => `"${r.tablename}"`).join(', ');
+  if (names) await db.execute(sql.raw(`truncate ${names} restart identity cascade`));
+}
+
+async function insertSampleData(tx: Executor, now: Date): Promise<void> {
+  const sellerRows = await tx
+    .insert(sellers)
+    .values(
+      SAMPLE_SELLERS.map((s) => ({
+        name: s.name,
+        rating: s.rating,
+        verified: s.verified,
+        location: s.location,
+        bio: s.bio,
+      })),
+    )
+    .returning({ id: sellers.id });
+  const sellerIdByKey = new Map(SAMPLE_SELLERS.map((s, i) => [s.key, sellerRows[i]!.id]));
+
+  const carRows = await tx
+    .insert(cars)
+    .values(
+      SAMPLE_CARS.map((c) => {
+        const sellerId = sellerIdByKey.get(c.sellerKey);
+        if (sellerId === undefined) throw new Error(`Sample car ${c.key} names unknown seller ${c.sellerKey}`);
+        const listedAt = new Date(now.getTime() - c.listedDaysAgo * DAY_MS);
+        return {
+          sellerId,
+          make: c.make,
+          model: c.model,
+          year: c.year,
+          price: c.price,
+          marketValue: c.marketValue,
+          mileage: c.mileage,
+          condition: c.condition,
+          bodyStyle: c.bodyStyle,
+          color: c.colorHex,
+          location: c.location,
+          description: c.description,
+          features: c.features,
+          images: c.views.map((view) => carImagePath(c.bodyStyle, c.colorHex, view)),
+          searchText: carSearchText(c),
+          createdAt: listedAt,
+          updatedAt: listedAt,
+        };
+      }),
+    )
+    .returning({ id: cars.id });
+  const carIdByKey = new Map(SAMPLE_CARS.map((c, i) => [c.key, carRows[i]!.id]));
+
+  if (SAMPLE_REVIEWS.length > 0) {
+    await tx.insert(reviews).values(
+      SAMPLE_REVIEWS.map((r) => {
+        const carId = carIdByKey.get(r.carKey);
+        if (carId === undefined) throw new Error(`Sample review names unknown car ${r.carKey}`);
+        return {
+          carId,
+          userName: r.reviewerName,
+          rating: r.rating,
+          comment: r.comment,
+          verified: r.verified,
+          createdAt: new Date(r.date),
+        };
+      }),
+    );
+  }
+
+  await tx.insert(testimonials).values(
+    SAMPLE_TESTIMONIALS.map((t) => ({
+      customerName: t.customerName,
+      customerImage: t.customerImage,
+      rating: t.rating,
+      comment: t.comment,
+      carPurchased: t.carPurchased,
+      location: t.location,
+      purchaseAmount: t.purchaseAmount,
+      verified: t.verified,
+      createdAt: new Date(t.date),
+    })),
+  );
+}
+
+/**
+ * Adds `total` generated cars (and sellers for them) in bulk, for benchmarks and load tests.
+ * Deterministic for a given seed so runs are comparable.
+ */
+export async function seedGeneratedCars(
+  db: Database,
+  total: number,
+  options: { seed?: number; batchSize?: number; onProgress?: (inserted: number) => void } = {},
+): Promise<void> {
+  const batchSize = options.batchSize ?? 2_000;
+  const random = mulberry32(options.seed ?? 42);
+  const sellerRows = await db
+    .insert(sellers)
+    .values(generateSellers(Math.max(10, Math.ceil(total / 500)), random))
+    .returning({ id: sellers.id });
+  const sellerIds = sellerRows.map((s) => s.id);
+  for (let inserted = 0; inserted < total; inserted += batchSize) {
+    const size = Math.min(batchSize, total - inserted);
+    await db.insert(cars).values(generateCars(size, sellerIds, random));
+    options.onProgress?.(inserted + size);
+  }
+  // Fresh statistics so the planner picks the listing indexes straight away.
+  await db.execute(sql`analyze cars`);
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

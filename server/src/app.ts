@@ -1,0 +1,83 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Ajv, type Options as AjvOptions } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppConfig } from './config.ts';
+import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
+import databasePlugin from './plugins/database.ts';
+import errorsPlugin from './plugins/errors.ts';
+import openapiPlugin from './plugins/openapi.ts';
+import clientPlugin from './plugins/client.ts';
+import mediaRoutes from './routes/media.ts';
+import healthRoutes from './routes/api/health/index.ts';
+import carRoutes from './routes/api/cars/index.ts';
+import { noViewers, type ViewerCounts } from './services/cars.ts';
+
+export interface AppDependencies {
+  /** An open database to use instead of opening one from the config (tests share one per file). */
+  database?: DatabaseHandle;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export type App = FastifyInstance;
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Builds the whole application without listening. `server.ts` listens; tests call this and use
+ * `app.inject`, or listen on port 0 for sockets.
+ */
+export async function buildApp(config: AppConfig, deps: AppDependencies = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  useStrictBodyValidation(app);
+
+  const ownsDatabase = deps.database === undefined;
+  const database =
+    deps.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize }));
+
+  app.decorate('config', config);
+  // Live viewer numbers; zero until the real-time layer replaces this provider.
+  app.decorate('viewerCounts', noViewers);
+  await app.register(errorsPlugin);
+  await app.register(databasePlugin, { database, closeOnShutdown: ownsDatabase });
+  await app.register(openapiPlugin, { config });
+  await app.register(mediaRoutes);
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(carRoutes, { prefix: '/cars' });
+    },
+    { prefix: '/api' },
+  );
+  if (config.serveClient) await app.register(clientPlugin);
+  return app;
+}
+
+/**
+ * Bodies are validated without type coercion, so `"amount": "100"` is refused rather than read as
+ * a number, and unknown fields are reported rather than stripped. Query strings and path
+ * parameters arrive as text and are coerced.
+ */
+function useStrictBodyValidation(app: FastifyInstance): void {
+  const shared: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
+  const bodyAjv = addFormats.default(new Ajv({ ...shared, coerceTypes: false }));
+  const textAjv = addFormats.default(new Ajv({ ...shared, coerceTypes: 'array' }));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema),
+  );
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    viewerCounts: ViewerCounts;
+  }
+}

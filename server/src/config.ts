@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/**
+ * Every setting the server reads from the environment, parsed once at boot.
+ * Invalid values are collected and reported together so an operator fixes them in one pass.
+ */
+export interface AppConfig {
+  port: number;
+  host: string;
+  appUrl: string;
+  /** Origins allowed to open WebSocket connections besides `appUrl`'s own. */
+  allowedOrigins: string[];
+  databaseUrl: string | null;
+  dataDir: string;
+  redisUrl: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  jwtSecret: string;
+  logLevel: string;
+  serveClient: boolean;
+  trustProxy: boolean | string;
+  /** Size of the PostgreSQL connection pool (ignored for the embedded database). */
+  dbPoolSize: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const problems: string[] = [];
+  const text = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const url = (name: string, protocols: string[]): string | null => {
+    const raw = text(name);
+    if (raw === undefined) return null;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) {
+        problems.push(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+      }
+      return raw;
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+      return null;
+    }
+  };
+  const flag = (name: string, fallback: boolean): boolean => {
+    const raw = text(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+
+  const port = integer('PORT', 3000, 0, 65535);
+  const host = text('HOST') ?? '0.0.0.0';
+  const appUrl = (url('APP_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const allowedOrigins = (text('ALLOWED_ORIGINS') ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of allowedOrigins) {
+    try {
+      if (new URL(origin).origin !== origin) problems.push(`ALLOWED_ORIGINS entry "${origin}" must be a bare origin like https://example.com`);
+    } catch {
+      problems.push(`ALLOWED_ORIGINS entry "${origin}" is not a valid origin`);
+    }
+  }
+  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const dataDir = resolve(text('DATA_DIR') ?? '.data');
+  const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
+  const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);
+  const mailFrom = text('MAIL_FROM') ?? 'LuxeMotors <no-reply@luxemotors.local>';
+  const logLevel = text('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const serveClient = flag('SERVE_CLIENT', true);
+  const trustProxyRaw = text('TRUST_PROXY');
+  const trustProxy = trustProxyRaw === undefined ? false : trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : trustProxyRaw;
+  const dbPoolSize = integer('DB_POOL_SIZE', 10, 1, 200);
+
+  let jwtSecret = text('JWT_SECRET');
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    problems.push('JWT_SECRET must be at least 32 characters');
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  jwtSecret ??= localSecret(dataDir, 'jwt-secret');
+
+  return {
+    port,
+    host,
+    appUrl,
+    allowedOrigins,
+    databaseUrl,
+    dataDir,
+    redisUrl,
+    smtpUrl,
+    mailFrom,
+    jwtSecret,
+    logLevel,
+    serveClient,
+    trustProxy,
+    dbPoolSize,
+  };
+}
+
+/** A secret generated on first use and kept in the data folder, so a local restart keeps sessions valid. */
+function localSecret(dataDir: string, name: string): string {
+  const file = join(dataDir, name);
+  try {
+    const existing = readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // Not generated yet.
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,31 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const builtIndex = join(root, 'client/dist/index.html');
+const clientSources = ['client/src', 'client/public', 'client/index.html', 'client/vite.config.ts', 'common'].map((p) => join(root, p));
+
+function newestModification(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestModification(join(path, entry)));
+  return newest;
+}
+
+/** Builds the web app when its build is missing or older than any of its sources. */
+export function ensureClientBuild(log: (message: string) => void = console.log): void {
+  const builtAt = existsSync(builtIndex) ? statSync(builtIndex).mtimeMs : 0;
+  const changedAt = Math.max(...clientSources.map(newestModification));
+  if (builtAt >= changedAt) return;
+  log(builtAt === 0 ? 'Building the web app (first start)...' : 'Web app sources changed; rebuilding...');
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'client/vite.config.ts', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (build.status !== 0) throw new Error('The web app failed to build; see the errors above.');
+}

@@ -1,0 +1,117 @@
+import { describe, it, expect } from 'vitest';
+import {
+  BODY_STYLES,
+  CAR_VIEWS,
+  carImagePath,
+  isBodyStyle,
+  isCarView,
+  isColorHex,
+  renderCarSvg,
+} from './car-illustration.ts';
+import type { BodyStyle, CarView } from './car-illustration.ts';
+
+const COLOUR = 'C0121C';
+
+describe('renderCarSvg', () => {
+  for (const bodyStyle of BODY_STYLES) {
+    for (const view of CAR_VIEWS) {
+      it(`renders ${bodyStyle} / ${view}`, () => {
+        const svg = renderCarSvg({ bodyStyle, colorHex: COLOUR, view });
+        expect(svg.startsWith('<svg')).toBe(true);
+        expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+        expect(svg).toContain('xmlns="http://www.w3.org/2000/svg"');
+        expect(svg).toContain('viewBox="0 0 800 500"');
+        expect(svg.toLowerCase()).toContain(COLOUR.toLowerCase());
+        expect(svg).toMatch(/<title[^>]*>[^<]+<\/title>/);
+        expect(svg.toLowerCase()).not.toContain('<script');
+        expect(svg).not.toMatch(/\bon[a-z]+=/i);
+        expect(svg).not.toMatch(/(href|src)="(?!#)/);
+        expect(svg.length).toBeLessThan(8 * 1024);
+      });
+    }
+  }
+
+  it('describes the car in the title', () => {
+    const svg = renderCarSvg({ bodyStyle: 'sports', colorHex: 'c0121c', view: 'side' });
+    expect(svg).toContain('<title id="sports-c0121c-side-t">Illustration of a red sports car, side view</title>');
+    const suv = renderCarSvg({ bodyStyle: 'suv', colorHex: 'f4f4f2', view: 'front' });
+    expect(suv).toContain('Illustration of a white SUV, front view');
+  });
+
+  it('draws a different silhouette for every body style in the side view', () => {
+    const bodies = BODY_STYLES.map((bodyStyle) => {
+      const svg = renderCarSvg({ bodyStyle, colorHex: COLOUR, view: 'side' });
+      // Compare the body outline (the painted path with wheel arches), not just the id prefixes.
+      const path = /<path d="(M[^"]*A[^"]*Z)" fill="url\(#[^"]+-b\)"\/>/.exec(svg);
+      expect(path).not.toBeNull();
+      return path?.[1] ?? '';
+    });
+    expect(new Set(bodies).size).toBe(BODY_STYLES.length);
+    const whole = BODY_STYLES.map((bodyStyle) => renderCarSvg({ bodyStyle, colorHex: COLOUR, view: 'side' }));
+    expect(new Set(whole).size).toBe(BODY_STYLES.length);
+  });
+
+  it('uses ids that are unique per rendered document', () => {
+    const a = renderCarSvg({ bodyStyle: 'coupe', colorHex: '1f3a93', view: 'side' });
+    const b = renderCarSvg({ bodyStyle: 'coupe', colorHex: '1f3a93', view: 'rear' });
+    const ids = (svg: string): string[] => [...svg.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1] ?? '');
+    const idsA = ids(a);
+    const idsB = ids(b);
+    expect(idsA.length).toBeGreaterThan(0);
+    expect(new Set(idsA).size).toBe(idsA.length);
+    expect(idsA.every((id) => id.startsWith('coupe-1f3a93-side'))).toBe(true);
+    expect(idsA.filter((id) => idsB.includes(id))).toEqual([]);
+  });
+
+  it('derives shades from the colour', () => {
+    const svg = renderCarSvg({ bodyStyle: 'sedan', colorHex: '1b2a4a', view: 'side' });
+    const colours = new Set(svg.match(/#[0-9a-f]{6}\b/g));
+    expect(colours.has('#1b2a4a')).toBe(true);
+    expect(colours.size).toBeGreaterThan(8);
+  });
+
+  it('is deterministic', () => {
+    const opts = { bodyStyle: 'convertible', colorHex: '6cc24a', view: 'interior' } as const;
+    expect(renderCarSvg(opts)).toBe(renderCarSvg(opts));
+  });
+
+  it('throws on invalid input', () => {
+    const bad = (bodyStyle: string, colorHex: string, view: string) => () =>
+      renderCarSvg({ bodyStyle: bodyStyle as BodyStyle, colorHex, view: view as CarView });
+    expect(bad('truck', 'c0121c', 'side')).toThrow(Error);
+    expect(bad('sports', 'c0121c', 'top')).toThrow(Error);
+    expect(bad('sports', '#c0121c', 'side')).toThrow(Error);
+    expect(bad('sports', 'abc', 'side')).toThrow(Error);
+    expect(bad('sports', 'zzzzzz', 'side')).toThrow(Error);
+    expect(bad('sports', '', 'side')).toThrow(Error);
+    expect(bad('', 'c0121c', '')).toThrow(Error);
+  });
+});
+
+describe('carImagePath', () => {
+  it('formats the media path with a lower-case colour', () => {
+    expect(carImagePath('sports', 'C0121C', 'side')).toBe('/media/cars/sports/c0121c/side.svg');
+    expect(carImagePath('suv', '1f3a93', 'interior')).toBe('/media/cars/suv/1f3a93/interior.svg');
+  });
+});
+
+describe('guards', () => {
+  it('isColorHex accepts exactly six hex digits', () => {
+    expect(isColorHex('a1B2c3')).toBe(true);
+    expect(isColorHex('000000')).toBe(true);
+    expect(isColorHex('#a1b2c3')).toBe(false);
+    expect(isColorHex('abc')).toBe(false);
+    expect(isColorHex('zzzzzz')).toBe(false);
+    expect(isColorHex('a1b2c3d')).toBe(false);
+    expect(isColorHex('')).toBe(false);
+  });
+
+  it('isBodyStyle and isCarView recognise only the known values', () => {
+    for (const s of BODY_STYLES) expect(isBodyStyle(s)).toBe(true);
+    for (const v of CAR_VIEWS) expect(isCarView(v)).toBe(true);
+    expect(isBodyStyle('truck')).toBe(false);
+    expect(isBodyStyle('Sports')).toBe(false);
+    expect(isCarView('top')).toBe(false);
+    expect(isCarView('')).toBe(false);
+  });
+});

@@ -1,0 +1,252 @@
+import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../../db/client.ts';
+import { cars, reviews, sellers } from '../../../db/schema/index.ts';
+import { normalizeSearchText } from '../../../db/search-text.ts';
+import { notFound } from '../lib/errors.ts';
+
+export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market'] as const;
+export type ListingFilter = (typeof LISTING_FILTERS)[number];
+export const LISTING_SORTS = ['price-low', 'price-high', 'year-new', 'year-old', 'popular'] as const;
+export type ListingSort = (typeof LISTING_SORTS)[number];
+
+export const LUXURY_MIN_PRICE = 100_000;
+export const DEFAULT_PAGE_SIZE = 12;
+export const MAX_PAGE_SIZE = 50;
+
+export interface ListingQuery {
+  search?: string | undefined;
+  filter: ListingFilter;
+  sort: ListingSort;
+  page: number;
+  limit: number;
+}
+
+export interface CarListItem {
+  id: number;
+  year: number;
+  make: string;
+  model: string;
+  price: number;
+  market_value: number;
+  condition: string;
+  location: string;
+  primary_image: string | null;
+  seller_name: string;
+  seller_verified: boolean;
+  mileage: number;
+  current_bids: number;
+  viewing_count: number;
+}
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}
+
+export interface Review {
+  id: number;
+  carId: number;
+  userId: number | null;
+  userName: string;
+  rating: number;
+  comment: string;
+  date: string;
+  verified: boolean;
+}
+
+export interface CarDetail {
+  id: number;
+  make: string;
+  model: string;
+  year: number;
+  price: number;
+  marketValue: number;
+  mileage: number;
+  condition: string;
+  images: string[];
+  description: string;
+  seller: { id: number; name: string; rating: number; verified: boolean };
+  currentBids: number;
+  highestBid: number | null;
+  viewingCount: number;
+  location: string;
+  features: string[];
+  bodyStyle: string;
+  reviews: Review[];
+}
+
+/** Where live viewer numbers come from; the real-time layer provides them. */
+export interface ViewerCounts {
+  countFor(carId: number): number;
+}
+
+export const noViewers: ViewerCounts = { countFor: () => 0 };
+
+export interface SearchCriteria {
+  /** Four-digit numbers: each must equal the car's year. */
+  years: number[];
+  /** Other words, normalised: each must appear in make or model, allowing small typos. */
+  words: string[];
+}
+
+const MAX_SEARCH_WORDS = 6;
+
+/** Splits free text into what each part of the query must match. */
+export function parseSearch(search: string | undefined): SearchCriteria {
+  const criteria: SearchCriteria = { years: [], words: [] };
+  if (!search) return criteria;
+  for (const token of normalizeSearchText(search).split(' ')) {
+    if (!token) continue;
+    if (/^\d{4}$/.test(token)) criteria.years.push(Number(token));
+    else if (criteria.words.length < MAX_SEARCH_WORDS) criteria.words.push(token);
+  }
+  return criteria;
+}
+
+export function paginate(total: number, page: number, limit: number): Pagination {
+  return { page, limit, total, pages: Math.ceil(total / limit) };
+}
+
+/** Escapes LIKE wildcards so user text only ever matches literally. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function listingConditions(query: ListingQuery): SQL[] {
+  const conditions: SQL[] = [eq(cars.status, 'active')];
+  if (query.filter === 'luxury') conditions.push(gte(cars.price, LUXURY_MIN_PRICE));
+  if (query.filter === 'sports') conditions.push(eq(cars.bodyStyle, 'sports'));
+  if (query.filter === 'below-market') conditions.push(lt(cars.price, cars.marketValue));
+  const { years, words } = parseSearch(query.search);
+  for (const year of years) conditions.push(eq(cars.year, year));
+  for (const word of words) {
+    // Substring first; `<%` (trigram word similarity, index-backed) forgives a typo in longer words.
+    const substring = sql`${cars.searchText} like ${`%${escapeLike(word)}%`}`;
+    conditions.push(word.length >= 4 ? or(substring, sql`${word} <% ${cars.searchText}`)! : substring);
+  }
+  return conditions;
+}
+
+function listingOrder(sort: ListingSort): SQL[] {
+  switch (sort) {
+    case 'price-low':
+      return [asc(cars.price), asc(cars.id)];
+    case 'price-high':
+      return [desc(cars.price), desc(cars.id)];
+    case 'year-new':
+      return [desc(cars.year), desc(cars.id)];
+    case 'year-old':
+      return [asc(cars.year), asc(cars.id)];
+    case 'popular':
+      return [desc(cars.currentBids), desc(cars.createdAt), desc(cars.id)];
+  }
+}
+
+export class CarsService {
+  constructor(
+    private readonly db: Database,
+    private readonly viewers: ViewerCounts = noViewers,
+  ) {}
+
+  async list(query: ListingQuery): Promise<{ cars: CarListItem[]; pagination: Pagination }> {
+    const where = and(...listingConditions(query));
+    const [rows, totals] = await Promise.all([
+      this.db
+        .select({
+          id: cars.id,
+          year: cars.year,
+          make: cars.make,
+          model: cars.model,
+          price: cars.price,
+          marketValue: cars.marketValue,
+          condition: cars.condition,
+          location: cars.location,
+          primaryImage: sql<string | null>`${cars.images}[1]`,
+          sellerName: sellers.name,
+          sellerVerified: sellers.verified,
+          mileage: cars.mileage,
+          currentBids: cars.currentBids,
+        })
+        .from(cars)
+        .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+        .where(where)
+        .orderBy(...listingOrder(query.sort))
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit),
+      this.db.select({ total: count() }).from(cars).where(where),
+    ]);
+    return {
+      cars: rows.map((row) => ({
+        id: row.id,
+        year: row.year,
+        make: row.make,
+        model: row.model,
+        price: row.price,
+        market_value: row.marketValue,
+        condition: row.condition,
+        location: row.location,
+        primary_image: row.primaryImage,
+        seller_name: row.sellerName,
+        seller_verified: row.sellerVerified,
+        mileage: row.mileage,
+        current_bids: row.currentBids,
+        viewing_count: this.viewers.countFor(row.id),
+      })),
+      pagination: paginate(totals[0]?.total ?? 0, query.page, query.limit),
+    };
+  }
+
+  async get(id: number): Promise<CarDetail> {
+    const [row] = await this.db
+      .select({ car: cars, seller: { id: sellers.id, name: sellers.name, rating: sellers.rating, verified: sellers.verified } })
+      .from(cars)
+      .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+      .where(eq(cars.id, id))
+      .limit(1);
+    if (!row) throw notFound('Car not found');
+    const carReviews = await this.db
+      .select()
+      .from(reviews)
+      .where(eq(reviews.carId, id))
+      .orderBy(desc(reviews.createdAt), desc(reviews.id));
+    const { car, seller } = row;
+    return {
+      id: car.id,
+      make: car.make,
+      model: car.model,
+      year: car.year,
+      price: car.price,
+      marketValue: car.marketValue,
+      mileage: car.mileage,
+      condition: car.condition,
+      images: car.images,
+      description: car.description,
+      seller,
+      currentBids: car.currentBids,
+      highestBid: car.highestBid,
+      viewingCount: this.viewers.countFor(car.id),
+      location: car.location,
+      features: car.features,
+      bodyStyle: car.bodyStyle,
+      reviews: carReviews.map((r) => ({
+        id: r.id,
+        carId: r.carId,
+        userId: r.userId,
+        userName: r.userName,
+        rating: r.rating,
+        comment: r.comment,
+        date: r.createdAt.toISOString(),
+        verified: r.verified,
+      })),
+    };
+  }
+}
+
+/** Path ids are text; anything that is not a positive 32-bit integer cannot name a car. */
+export function parseId(raw: string): number | null {
+  if (!/^\d{1,10}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id >= 1 && id <= 2_147_483_647 ? id : null;
+}

@@ -1,0 +1,51 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/src/app.ts';
+import { loadConfig, type AppConfig } from '../../server/src/config.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  config: AppConfig;
+  /** Base URL once `listen()` has been called. */
+  url: string;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Boots the real application on a database of its own. `env` overrides configuration. */
+export async function startTestApp(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestApp> {
+  const db = database ?? (await createTestDatabase());
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-test-')),
+    LOG_LEVEL: 'silent',
+    SERVE_CLIENT: 'false',
+    APP_URL: 'http://localhost:3000',
+    ...env,
+    // The test database is chosen above; the app must not open another.
+    DATABASE_URL: db.url ?? '',
+  });
+  const app = await buildApp(config, { database: db });
+  await app.ready();
+  const testApp: TestApp = {
+    app,
+    database: db,
+    config,
+    url: '',
+    async listen() {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const address = app.server.address();
+      if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
+      testApp.url = `http://127.0.0.1:${address.port}`;
+      return testApp.url;
+    },
+    async close() {
+      await app.close();
+      if (!database) await db.close();
+    },
+  };
+  return testApp;
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+export default defineConfig({
+  resolve: {
+    alias: { '@common': fileURLToPath(new URL('./common', import.meta.url)) },
+  },
+  test: {
+    include: ['{common,server,db,client,tests}/**/*.test.{ts,tsx}'],
+    exclude: ['**/node_modules/**', 'client/dist/**'],
+    globalSetup: ['tests/helpers/global-setup.ts'],
+    pool: 'forks',
+    // Each integration file boots its own database; two at a time suits a 2-core machine.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    reporters: ['default'],
+  },
+});
