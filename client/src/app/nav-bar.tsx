@@ -1,0 +1,123 @@
+import { useEffect, useState } from 'react';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { BellIcon, CloseIcon, Emblem, MenuIcon, PhoneIcon, UserIcon } from '../components/ui/icons.tsx';
+import { useSessionStore } from '../features/auth/stores/session-store.ts';
+import { useNotificationStore } from '../features/notifications/stores/notification-store.ts';
+
+const PRIMARY_LINKS = [
+  { to: '/', label: 'Cars', end: true },
+  { to: '/testimonials', label: 'Testimonials', end: false },
+  { to: '/escrow', label: 'Escrow Service', end: false },
+  { to: '/support', label: 'Support', end: false },
+] as const;
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  isActive ? 'nav-link nav-link--active' : 'nav-link';
+
+export function NavBar() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const user = useSessionStore((s) => s.user);
+  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
+  const clearSession = useSessionStore((s) => s.clearSession);
+  const unreadCount = useNotificationStore((s) => s.unreadCount);
+
+  // The menu remembers the location it was opened at, so any navigation
+  // (a link in the menu, Back, a redirect) closes it without an effect.
+  const [openedAt, setOpenedAt] = useState<string | null>(null);
+  const menuOpen = openedAt === location.key;
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpenedAt(null);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [menuOpen]);
+
+  function logout() {
+    // The accounts work adds the awaited POST /api/auth/logout here.
+    clearSession();
+    setOpenedAt(null);
+    navigate('/');
+  }
+
+  return (
+    <header className="site-header">
+      <nav className="navbar container" aria-label="Main">
+        <Link to="/" className="brand" aria-label="LuxeMotors home">
+          <Emblem size={34} />
+          <span className="brand__name" aria-hidden="true">
+            Luxe<span className="brand__accent">Motors</span>
+          </span>
+        </Link>
+
+        <div id="primary-menu" className={menuOpen ? 'navbar__menu is-open' : 'navbar__menu'}>
+          <ul className="navbar__links">
+            {PRIMARY_LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} end={link.end} className={navLinkClass}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <div className="navbar__auth">
+            {isAuthenticated && user ? (
+              <>
+                <NavLink to="/dashboard" className={navLinkClass} title={user.name}>
+                  <UserIcon size={18} />
+                  <span className="navbar__user-name">{user.name}</span>
+                </NavLink>
+                <button type="button" className="btn btn--ghost-light btn--sm" onClick={logout}>
+                  Logout
+                </button>
+              </>
+            ) : (
+              <>
+                <NavLink to="/login" className={navLinkClass}>
+                  Sign In
+                </NavLink>
+                <NavLink to="/register" className="btn btn--gold btn--sm">
+                  Sign Up
+                </NavLink>
+              </>
+            )}
+          </div>
+        </div>
+
+        <div className="navbar__actions">
+          <Link to="/support" className="icon-btn" aria-label="Contact support" title="Contact support">
+            <PhoneIcon />
+          </Link>
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label="Notifications"
+            title="Notifications"
+            aria-describedby={unreadCount > 0 ? 'unread-badge' : undefined}
+          >
+            <BellIcon />
+            {unreadCount > 0 && (
+              <span id="unread-badge" className="icon-btn__badge" data-testid="unread-badge">
+                {unreadCount > 99 ? '99+' : unreadCount}
+                <span className="sr-only"> unread</span>
+              </span>
+            )}
+          </button>
+          <button
+            type="button"
+            className="icon-btn navbar__toggle"
+            aria-controls="primary-menu"
+            aria-expanded={menuOpen}
+            aria-label={menuOpen ? 'Close Menu' : 'Open Menu'}
+            onClick={() => setOpenedAt(menuOpen ? null : location.key)}
+          >
+            {menuOpen ? <CloseIcon /> : <MenuIcon />}
+          </button>
+        </div>
+      </nav>
+    </header>
+  );
+}

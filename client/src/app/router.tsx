@@ -1,0 +1,79 @@
+import { lazy } from 'react';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { ListingsScreen } from '../features/cars/components/listings-screen.tsx';
+import { Layout } from './layout.tsx';
+import { RouteError } from './routes/route-error.tsx';
+
+// Route-level code splitting: every screen except Listings is its own chunk.
+const CarDetailScreen = lazy(() =>
+  import('../features/cars/components/car-detail-screen.tsx').then((m) => ({ default: m.CarDetailScreen })),
+);
+const LoginScreen = lazy(() =>
+  import('../features/auth/components/login-screen.tsx').then((m) => ({ default: m.LoginScreen })),
+);
+const RegisterScreen = lazy(() =>
+  import('../features/auth/components/register-screen.tsx').then((m) => ({ default: m.RegisterScreen })),
+);
+const VerifyEmailScreen = lazy(() =>
+  import('../features/auth/components/verify-email-screen.tsx').then((m) => ({ default: m.VerifyEmailScreen })),
+);
+const ForgotPasswordScreen = lazy(() =>
+  import('../features/auth/components/forgot-password-screen.tsx').then((m) => ({
+    default: m.ForgotPasswordScreen,
+  })),
+);
+const ResetPasswordScreen = lazy(() =>
+  import('../features/auth/components/reset-password-screen.tsx').then((m) => ({
+    default: m.ResetPasswordScreen,
+  })),
+);
+const DashboardScreen = lazy(() =>
+  import('../features/dashboard/components/dashboard-screen.tsx').then((m) => ({ default: m.DashboardScreen })),
+);
+const TestimonialsScreen = lazy(() =>
+  import('../features/testimonials/components/testimonials-screen.tsx').then((m) => ({
+    default: m.TestimonialsScreen,
+  })),
+);
+const EscrowScreen = lazy(() =>
+  import('../features/escrow/components/escrow-screen.tsx').then((m) => ({ default: m.EscrowScreen })),
+);
+const SupportScreen = lazy(() =>
+  import('../features/support/components/support-screen.tsx').then((m) => ({ default: m.SupportScreen })),
+);
+const NotFoundScreen = lazy(() =>
+  import('./routes/not-found.tsx').then((m) => ({ default: m.NotFoundScreen })),
+);
+
+/** Route table of spec §2. */
+export const router = createBrowserRouter([
+  {
+    path: '/',
+    element: <Layout />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        // Pathless wrapper so a screen error renders inside the layout.
+        errorElement: <RouteError />,
+        children: [
+          { index: true, element: <ListingsScreen /> },
+          { path: 'car/:id', element: <CarDetailScreen /> },
+          { path: 'login', element: <LoginScreen /> },
+          { path: 'register', element: <RegisterScreen /> },
+          { path: 'dashboard', element: <DashboardScreen /> },
+          { path: 'verify-email', element: <VerifyEmailScreen /> },
+          { path: 'forgot-password', element: <ForgotPasswordScreen /> },
+          { path: 'reset-password', element: <ResetPasswordScreen /> },
+          { path: 'testimonials', element: <TestimonialsScreen /> },
+          { path: 'escrow', element: <EscrowScreen /> },
+          { path: 'support', element: <SupportScreen /> },
+          { path: '*', element: <NotFoundScreen /> },
+        ],
+      },
+    ],
+  },
+]);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

@@ -1,0 +1,6 @@
+import { ComingSoon } from '../../../components/ui/coming-soon.tsx';
+
+/** Placeholder: this screen is built in a later issue. */
+export function ForgotPasswordScreen() {
+  return <ComingSoon name="Forgot Password" />;
+}

@@ -1,0 +1,119 @@
+import { create } from 'zustand';
+
+/** The signed-in user as the client keeps it (spec §3 "User (stored locally)"). */
+export interface SessionUser {
+  id: number;
+  name: string;
+  email: string;
+  email_verified: boolean;
+  avatar: string | null;
+  created_at: string;
+}
+
+export interface SessionData {
+  accessToken: string | null;
+  refreshToken: string | null;
+  user: SessionUser | null;
+}
+
+export interface SessionState extends SessionData {
+  /** True only when both an access token and a stored user exist (spec §4). */
+  isAuthenticated: boolean;
+  /** Merges the given fields into the session and persists them (e.g. login, token rotation, profile update). */
+  setSession: (patch: Partial<SessionData>) => void;
+  /** Signs out locally: clears tokens and user from memory and storage. */
+  clearSession: () => void;
+}
+
+export const STORAGE_KEYS = {
+  accessToken: 'luxemotors.accessToken',
+  refreshToken: 'luxemotors.refreshToken',
+  user: 'luxemotors.user',
+} as const;
+
+function storage(): Storage | null {
+  try {
+    return typeof window !== 'undefined' && window.localStorage ? window.localStorage : null;
+  } catch {
+    // Access can throw (privacy mode, sandboxed iframes): fall back to memory only.
+    return null;
+  }
+}
+
+function isSessionUser(value: unknown): value is SessionUser {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.id === 'number' &&
+    typeof v.name === 'string' &&
+    typeof v.email === 'string' &&
+    typeof v.email_verified === 'boolean'
+  );
+}
+
+/** Reads the persisted session; corrupt or partial entries are treated as absent. */
+export function readStoredSession(): SessionData {
+  const s = storage();
+  if (!s) return { accessToken: null, refreshToken: null, user: null };
+  let user: SessionUser | null = null;
+  const rawUser = s.getItem(STORAGE_KEYS.user);
+  if (rawUser) {
+    try {
+      const parsed: unknown = JSON.parse(rawUser);
+      if (isSessionUser(parsed)) {
+        user = { ...parsed, avatar: parsed.avatar ?? null, created_at: parsed.created_at ?? '' };
+      }
+    } catch {
+      user = null;
+    }
+  }
+  return {
+    accessToken: s.getItem(STORAGE_KEYS.accessToken) || null,
+    refreshToken: s.getItem(STORAGE_KEYS.refreshToken) || null,
+    user,
+  };
+}
+
+function writeStoredSession(data: SessionData): void {
+  const s = storage();
+  if (!s) return;
+  try {
+    const put = (key: string, value: string | null) => {
+      if (value === null) s.removeItem(key);
+      else s.setItem(key, value);
+    };
+    put(STORAGE_KEYS.accessToken, data.accessToken);
+    put(STORAGE_KEYS.refreshToken, data.refreshToken);
+    put(STORAGE_KEYS.user, data.user ? JSON.stringify(data.user) : null);
+  } catch {
+    // Quota or privacy errors: the in-memory session still works for this tab.
+  }
+}
+
+function withDerived(data: SessionData) {
+  return { ...data, isAuthenticated: Boolean(data.accessToken && data.user) };
+}
+
+export const useSessionStore = create<SessionState>()((set, get) => ({
+  ...withDerived(readStoredSession()),
+  setSession: (patch) => {
+    const { accessToken, refreshToken, user } = get();
+    const next: SessionData = { accessToken, refreshToken, user, ...patch };
+    writeStoredSession(next);
+    set(withDerived(next));
+  },
+  clearSession: () => {
+    const next: SessionData = { accessToken: null, refreshToken: null, user: null };
+    writeStoredSession(next);
+    set(withDerived(next));
+  },
+}));
+
+// Keep tabs in sync: signing in or out in one tab updates the others.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key === null || (Object.values(STORAGE_KEYS) as string[]).includes(event.key)) {
+      useSessionStore.setState(withDerived(readStoredSession()));
+    }
+  });
+}

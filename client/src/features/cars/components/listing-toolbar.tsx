@@ -1,0 +1,57 @@
+import { useId } from 'react';
+import {
+  FILTER_OPTIONS,
+  LISTING_SORTS,
+  SORT_OPTIONS,
+  type ListingFilter,
+  type ListingSort,
+} from '../lib/listing-query.ts';
+
+export function ListingToolbar({
+  filter,
+  sort,
+  onFilterChange,
+  onSortChange,
+}: {
+  filter: ListingFilter;
+  sort: ListingSort;
+  onFilterChange: (filter: ListingFilter) => void;
+  onSortChange: (sort: ListingSort) => void;
+}) {
+  const sortId = useId();
+  return (
+    <div className="listing-toolbar">
+      <div className="filter-group" role="group" aria-label="Category">
+        {FILTER_OPTIONS.map((option) => (
+          <button
+            key={option.value}
+            type="button"
+            className="chip"
+            aria-pressed={filter === option.value}
+            onClick={() => onFilterChange(option.value)}
+          >
+            {option.label}
+          </button>
+        ))}
+      </div>
+      <div className="sort-control">
+        <label htmlFor={sortId}>Sort by</label>
+        <select
+          id={sortId}
+          value={sort}
+          onChange={(event) => {
+            const value = event.target.value;
+            const next = LISTING_SORTS.find((s) => s === value);
+            if (next) onSortChange(next);
+          }}
+        >
+          {SORT_OPTIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}

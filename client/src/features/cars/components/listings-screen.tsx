@@ -1,0 +1,133 @@
+import { useRef } from 'react';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { LoadingStatus } from '../../../components/ui/spinner.tsx';
+import { ShieldCheckIcon, TrendIcon, CarIcon } from '../../../components/ui/icons.tsx';
+import { useCars } from '../hooks/use-cars.ts';
+import { useListingQuery } from '../hooks/use-listing-query.ts';
+import { listingCountText } from '../lib/format.ts';
+import { CarCard } from './car-card.tsx';
+import { ListingSearch } from './listing-search.tsx';
+import { ListingToolbar } from './listing-toolbar.tsx';
+import { Pager } from './pager.tsx';
+
+function prefersReducedMotion(): boolean {
+  return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+}
+
+export function ListingsScreen() {
+  useDocumentTitle('Cars');
+  const [query, update] = useListingQuery();
+  const { result, retry } = useCars(query);
+  const resultsRef = useRef<HTMLElement>(null);
+
+  function goToPage(page: number) {
+    update({ type: 'page', page });
+    requestAnimationFrame(() => {
+      resultsRef.current?.scrollIntoView({
+        behavior: prefersReducedMotion() ? 'auto' : 'smooth',
+        block: 'start',
+      });
+    });
+  }
+
+  return (
+    <>
+      <section className="hero" aria-labelledby="hero-title">
+        <div className="container hero__inner">
+          <p className="eyebrow">Premium &amp; luxury marketplace</p>
+          <h1 id="hero-title" className="hero__title">
+            Exceptional cars, bought with confidence
+          </h1>
+          <p className="hero__lead">
+            Browse verified listings, see every price against its market value, and buy through
+            our secure escrow service.
+          </p>
+          <ListingSearch
+            key={query.search}
+            initialValue={query.search}
+            onSearch={(search) => update({ type: 'search', search })}
+          />
+          <ul className="hero__trust">
+            <li>
+              <ShieldCheckIcon size={18} /> Verified sellers
+            </li>
+            <li>
+              <TrendIcon size={18} /> Live market pricing
+            </li>
+            <li>
+              <CarIcon size={18} /> Escrow-protected purchases
+            </li>
+          </ul>
+        </div>
+      </section>
+
+      <section
+        ref={resultsRef}
+        className="container listings"
+        aria-labelledby="listings-title"
+        aria-busy={result.status === 'loading'}
+      >
+        <div className="listings__header">
+          <h2 id="listings-title" className="section-title">
+            Available Vehicles
+          </h2>
+          {result.status === 'success' && result.data.cars.length > 0 && (
+            <p className="listing-count" data-testid="listing-count">
+              {listingCountText(result.data.cars.length, result.data.pagination.total)}
+            </p>
+          )}
+        </div>
+
+        <ListingToolbar
+          filter={query.filter}
+          sort={query.sort}
+          onFilterChange={(filter) => update({ type: 'filter', filter })}
+          onSortChange={(sort) => update({ type: 'sort', sort })}
+        />
+
+        <div className="listings__results">
+          {result.status === 'loading' && <LoadingStatus label="Loading vehicles..." />}
+
+          {result.status === 'error' && (
+            <div className="notice notice--error" role="alert">
+              <p>{result.message}</p>
+              <button type="button" className="btn btn--dark" onClick={retry}>
+                Retry
+              </button>
+            </div>
+          )}
+
+          {result.status === 'success' && result.data.cars.length === 0 && (
+            <div className="empty-state">
+              <p className="empty-state__title">No vehicles found matching your criteria</p>
+              <button
+                type="button"
+                className="btn btn--dark"
+                onClick={() => update({ type: 'clear' })}
+              >
+                Clear Filters
+              </button>
+            </div>
+          )}
+
+          {result.status === 'success' && result.data.cars.length > 0 && (
+            <>
+              <ul className="car-grid" aria-label="Vehicles">
+                {result.data.cars.map((car) => (
+                  <li key={car.id}>
+                    <CarCard car={car} />
+                  </li>
+                ))}
+              </ul>
+              <Pager
+                page={result.data.pagination.page || query.page}
+                pages={result.data.pagination.pages}
+                onPageChange={goToPage}
+              />
+            </>
+          )}
+        </div>
+      </section>
+    </>
+  );
+}

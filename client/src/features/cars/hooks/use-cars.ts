@@ -1,0 +1,45 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, buildQueryString, isAbortError } from '../../../lib/api-client.ts';
+import { getCars, type CarsPage } from '../api/get-cars.ts';
+import { toApiQuery, type ListingQuery } from '../lib/listing-query.ts';
+
+export const FETCH_CARS_FAILED = 'Failed to fetch cars';
+
+export type CarsResult =
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | { status: 'success'; data: CarsPage };
+
+const LOADING: CarsResult = { status: 'loading' };
+
+/**
+ * Fetches one page of listings for the query. A newer query aborts the request in flight,
+ * and a result is only shown for the request that produced it, so stale answers never win.
+ */
+export function useCars(query: ListingQuery): { result: CarsResult; retry: () => void } {
+  const { search, filter, sort, page } = query;
+  const [attempt, setAttempt] = useState(0);
+  const requestKey = `${buildQueryString(toApiQuery({ search, filter, sort, page }))}#${attempt}`;
+  const [settled, setSettled] = useState<{ key: string; result: CarsResult } | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    getCars({ search, filter, sort, page }, controller.signal)
+      .then((data) => {
+        if (!data || !Array.isArray(data.cars) || !data.pagination) {
+          throw new Error('Unexpected listing response');
+        }
+        setSettled({ key: requestKey, result: { status: 'success', data } });
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted || isAbortError(error)) return;
+        const message = error instanceof ApiError ? error.message : FETCH_CARS_FAILED;
+        setSettled({ key: requestKey, result: { status: 'error', message } });
+      });
+    return () => controller.abort();
+  }, [requestKey, search, filter, sort, page]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const result = settled?.key === requestKey ? settled.result : LOADING;
+  return { result, retry };
+}

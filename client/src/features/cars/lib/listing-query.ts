@@ -1,0 +1,106 @@
+import type { Query } from '../../../lib/api-client.ts';
+
+/**
+ * The listing screen's query (search, filter, sort, page) and its two
+ * serialisations: the page URL (defaults omitted, shareable) and the API request.
+ */
+
+export const PAGE_SIZE = 12;
+
+export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market'] as const;
+export type ListingFilter = (typeof LISTING_FILTERS)[number];
+
+export const LISTING_SORTS = ['price-low', 'price-high', 'year-new', 'year-old', 'popular'] as const;
+export type ListingSort = (typeof LISTING_SORTS)[number];
+
+export const FILTER_OPTIONS: ReadonlyArray<{ value: ListingFilter; label: string }> = [
+  { value: 'all', label: 'All' },
+  { value: 'luxury', label: '$100k+' },
+  { value: 'sports', label: 'Sports' },
+  { value: 'below-market', label: 'Below Market' },
+];
+
+export const SORT_OPTIONS: ReadonlyArray<{ value: ListingSort; label: string }> = [
+  { value: 'price-low', label: 'Price: Low to High' },
+  { value: 'price-high', label: 'Price: High to Low' },
+  { value: 'year-new', label: 'Year: Newest First' },
+  { value: 'year-old', label: 'Year: Oldest First' },
+  { value: 'popular', label: 'Most Popular' },
+];
+
+export interface ListingQuery {
+  search: string;
+  filter: ListingFilter;
+  sort: ListingSort;
+  page: number;
+}
+
+export const DEFAULT_LISTING_QUERY: Readonly<ListingQuery> = {
+  search: '',
+  filter: 'all',
+  sort: 'price-low',
+  page: 1,
+};
+
+function isOneOf<T extends string>(values: readonly T[], value: string | null): value is T {
+  return value !== null && (values as readonly string[]).includes(value);
+}
+
+/** Reads the query from the page URL; unknown or malformed values fall back to defaults. */
+export function parseListingQuery(params: URLSearchParams): ListingQuery {
+  const filter = params.get('filter');
+  const sort = params.get('sort');
+  const rawPage = params.get('page');
+  const page = rawPage !== null && /^\d+$/.test(rawPage) ? Number(rawPage) : NaN;
+  return {
+    search: (params.get('search') ?? '').trim(),
+    filter: isOneOf(LISTING_FILTERS, filter) ? filter : DEFAULT_LISTING_QUERY.filter,
+    sort: isOneOf(LISTING_SORTS, sort) ? sort : DEFAULT_LISTING_QUERY.sort,
+    page: Number.isSafeInteger(page) && page >= 1 ? page : DEFAULT_LISTING_QUERY.page,
+  };
+}
+
+/** Writes the query for the page URL, omitting every default value. */
+export function toSearchParams(query: ListingQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  const search = query.search.trim();
+  if (search) params.set('search', search);
+  if (query.filter !== DEFAULT_LISTING_QUERY.filter) params.set('filter', query.filter);
+  if (query.sort !== DEFAULT_LISTING_QUERY.sort) params.set('sort', query.sort);
+  if (query.page !== DEFAULT_LISTING_QUERY.page) params.set('page', String(query.page));
+  return params;
+}
+
+/** The `GET /api/cars` query: always `limit=12`; empty search and `filter=all` are omitted. */
+export function toApiQuery(query: ListingQuery): Query {
+  return {
+    search: query.search.trim() || undefined,
+    filter: query.filter === 'all' ? undefined : query.filter,
+    sort: query.sort,
+    page: query.page,
+    limit: PAGE_SIZE,
+  };
+}
+
+export type ListingChange =
+  | { type: 'search'; search: string }
+  | { type: 'filter'; filter: ListingFilter }
+  | { type: 'sort'; sort: ListingSort }
+  | { type: 'page'; page: number }
+  | { type: 'clear' };
+
+/** State transitions of spec §4: search, filter and sort go back to page 1; clear keeps the sort. */
+export function applyListingChange(query: ListingQuery, change: ListingChange): ListingQuery {
+  switch (change.type) {
+    case 'search':
+      return { ...query, search: change.search.trim(), page: 1 };
+    case 'filter':
+      return { ...query, filter: change.filter, page: 1 };
+    case 'sort':
+      return { ...query, sort: change.sort, page: 1 };
+    case 'page':
+      return { ...query, page: Math.max(1, Math.floor(change.page)) };
+    case 'clear':
+      return { ...query, search: '', filter: 'all', page: 1 };
+  }
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { compareToMarket, formatUsd } from './pricing.ts';
+
+describe('formatUsd', () => {
+  it('formats whole dollars with thousands separators and no decimals', () => {
+    expect(formatUsd(125000)).toBe('$125,000');
+    expect(formatUsd(1_250_000)).toBe('$1,250,000');
+    expect(formatUsd(999)).toBe('$999');
+    expect(formatUsd(0)).toBe('$0');
+  });
+
+  it('rounds fractional input instead of showing cents', () => {
+    expect(formatUsd(89999.6)).toBe('$90,000');
+    expect(formatUsd(-0.2)).toBe('$0');
+  });
+});
+
+describe('compareToMarket', () => {
+  it('reports a price below market value', () => {
+    expect(compareToMarket(88000, 100000)).toEqual({
+      kind: 'below',
+      difference: 12000,
+      label: '$12,000 below market',
+    });
+  });
+
+  it('reports a price above market value', () => {
+    expect(compareToMarket(105000, 100000)).toEqual({
+      kind: 'above',
+      difference: 5000,
+      label: '$5,000 above market',
+    });
+  });
+
+  it('reports a price equal to market value', () => {
+    expect(compareToMarket(100000, 100000)).toEqual({
+      kind: 'at',
+      difference: 0,
+      label: 'At market value',
+    });
+  });
+
+  it('treats a one-dollar gap as a real difference', () => {
+    expect(compareToMarket(99999, 100000).label).toBe('$1 below market');
+    expect(compareToMarket(100001, 100000).label).toBe('$1 above market');
+  });
+});
