@@ -11,12 +11,24 @@ import clientPlugin from './plugins/client.ts';
 import mediaRoutes from './routes/media.ts';
 import healthRoutes from './routes/api/health/index.ts';
 import carRoutes from './routes/api/cars/index.ts';
+import authRoutes from './routes/api/auth/index.ts';
+import userRoutes from './routes/api/users/index.ts';
+import redisPlugin from './plugins/redis.ts';
+import mailerPlugin from './plugins/mailer.ts';
+import rateLimitsPlugin from './plugins/rate-limits.ts';
+import authPlugin from './plugins/auth.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { EventBus } from './lib/events.ts';
 import { noViewers, type ViewerCounts } from './services/cars.ts';
 
 export interface AppDependencies {
   /** An open database to use instead of opening one from the config (tests share one per file). */
   database?: DatabaseHandle;
   logger?: FastifyServerOptions['logger'];
+  /** Tests move time forward to expire tokens and limits. */
+  clock?: Clock;
+  /** Delays between email retries (tests shorten them). */
+  mailRetryDelaysMs?: number[];
 }
 
 export type App = FastifyInstance;
@@ -37,6 +49,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   useStrictBodyValidation(app);
+  // The API speaks JSON only: any other body type is answered with 415.
+  app.removeContentTypeParser(['text/plain']);
 
   const ownsDatabase = deps.database === undefined;
   const database =
@@ -44,16 +58,24 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize }));
 
   app.decorate('config', config);
+  app.decorate('clock', deps.clock ?? systemClock);
+  app.decorate('events', new EventBus());
   // Live viewer numbers; zero until the real-time layer replaces this provider.
   app.decorate('viewerCounts', noViewers);
   await app.register(errorsPlugin);
   await app.register(databasePlugin, { database, closeOnShutdown: ownsDatabase });
   await app.register(openapiPlugin, { config });
+  await app.register(redisPlugin);
+  await app.register(mailerPlugin, { retryDelaysMs: deps.mailRetryDelaysMs });
+  await app.register(rateLimitsPlugin);
+  await app.register(authPlugin);
   await app.register(mediaRoutes);
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
       await api.register(carRoutes, { prefix: '/cars' });
+      await api.register(authRoutes, { prefix: '/auth' });
+      await api.register(userRoutes, { prefix: '/users' });
     },
     { prefix: '/api' },
   );
@@ -79,5 +101,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: AppConfig;
     viewerCounts: ViewerCounts;
+    clock: Clock;
+    events: EventBus;
   }
 }

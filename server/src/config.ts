@@ -23,6 +23,23 @@ export interface AppConfig {
   trustProxy: boolean | string;
   /** Size of the PostgreSQL connection pool (ignored for the embedded database). */
   dbPoolSize: number;
+  rateLimits: RateLimitConfig;
+}
+
+/**
+ * Abuse limits. Per-address limits stay generous because a household or an office shares one
+ * address; per-account and per-email limits are the tight ones.
+ */
+export interface RateLimitConfig {
+  loginPerAddressPerHour: number;
+  registerPerAddressPerHour: number;
+  /** Forgot-password and resend-verification requests. */
+  recoveryPerAddressPerHour: number;
+  /** Registration, reset and verification emails to one address. */
+  emailsPerAddressPerHour: number;
+  /** Failed sign-ins allowed per account in one window before it is locked until the window passes. */
+  loginFailuresPerAccount: number;
+  loginFailureWindowMinutes: number;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +117,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const trustProxyRaw = text('TRUST_PROXY');
   const trustProxy = trustProxyRaw === undefined ? false : trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : trustProxyRaw;
   const dbPoolSize = integer('DB_POOL_SIZE', 10, 1, 200);
+  const rateLimits: RateLimitConfig = {
+    loginPerAddressPerHour: integer('RATE_LIMIT_LOGIN_PER_IP', 100, 1, 1_000_000),
+    registerPerAddressPerHour: integer('RATE_LIMIT_REGISTER_PER_IP', 30, 1, 1_000_000),
+    recoveryPerAddressPerHour: integer('RATE_LIMIT_RECOVERY_PER_IP', 30, 1, 1_000_000),
+    emailsPerAddressPerHour: integer('RATE_LIMIT_PER_EMAIL', 5, 1, 1_000_000),
+    loginFailuresPerAccount: integer('LOGIN_FAILURES_PER_ACCOUNT', 10, 1, 1_000),
+    loginFailureWindowMinutes: integer('LOGIN_FAILURE_WINDOW_MINUTES', 15, 1, 24 * 60),
+  };
 
   let jwtSecret = text('JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
@@ -124,6 +149,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     serveClient,
     trustProxy,
     dbPoolSize,
+    rateLimits,
   };
 }
 

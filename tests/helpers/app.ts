@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/src/app.ts';
+import { buildApp, type AppDependencies } from '../../server/src/app.ts';
 import { loadConfig, type AppConfig } from '../../server/src/config.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -17,7 +17,11 @@ export interface TestApp {
 }
 
 /** Boots the real application on a database of its own. `env` overrides configuration. */
-export async function startTestApp(env: Record<string, string> = {}, database?: TestDatabase): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  database?: TestDatabase,
+  deps: Omit<AppDependencies, 'database'> = {},
+): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
   const config = loadConfig({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-test-')),
@@ -28,7 +32,7 @@ export async function startTestApp(env: Record<string, string> = {}, database?: 
     // The test database is chosen above; the app must not open another.
     DATABASE_URL: db.url ?? '',
   });
-  const app = await buildApp(config, { database: db });
+  const app = await buildApp(config, { ...deps, database: db });
   await app.ready();
   const testApp: TestApp = {
     app,

@@ -23,6 +23,8 @@ export default fp<{ config: AppConfig }>(
         tags: [
           { name: 'health', description: 'Service health' },
           { name: 'cars', description: 'The car catalogue' },
+          { name: 'auth', description: 'Registration, email verification, sessions and password reset' },
+          { name: 'users', description: "The signed-in user's profile" },
         ],
       },
     });

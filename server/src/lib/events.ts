@@ -1,0 +1,29 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * Domain events, published by services after their transaction has committed. The real-time
+ * layer subscribes and maps them to rooms; nothing is published for a write that rolled back.
+ */
+export interface DomainEvents {
+  /** A session ended (logout, reuse of a spent refresh token, password reset). */
+  'session.revoked': { sessionId: string; userId: number; reason: string };
+}
+
+export type DomainEventName = keyof DomainEvents;
+
+export class EventBus {
+  private readonly emitter = new EventEmitter({ captureRejections: false });
+
+  constructor() {
+    this.emitter.setMaxListeners(50);
+  }
+
+  publish<K extends DomainEventName>(name: K, payload: DomainEvents[K]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  subscribe<K extends DomainEventName>(name: K, listener: (payload: DomainEvents[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}

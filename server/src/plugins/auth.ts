@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, unauthorized } from '../lib/errors.ts';
+import { MemoryWindowCounter, RedisWindowCounter } from '../lib/window-counter.ts';
+import { AccessTokens } from '../services/access-tokens.ts';
+import { AuthService, MESSAGES, type ActiveSession } from '../services/auth.ts';
+
+/**
+ * Who is calling. `authenticate` requires a valid access token for a session that is still
+ * active — checked on every request, so logout takes effect at once. `requireVerifiedUser` is
+ * the guard every write that needs a verified email uses.
+ */
+export default fp(
+  async function auth(app: FastifyInstance) {
+    const { config } = app;
+    const accessTokens = new AccessTokens(config.jwtSecret, app.clock);
+    const authService = new AuthService({
+      db: app.db,
+      mailer: app.mailer,
+      events: app.events,
+      clock: app.clock,
+      accessTokens,
+      loginFailures: app.redis ? new RedisWindowCounter(app.redis) : new MemoryWindowCounter(app.clock),
+      appUrl: config.appUrl,
+      loginFailureLimit: config.rateLimits.loginFailuresPerAccount,
+      loginFailureWindowMs: config.rateLimits.loginFailureWindowMinutes * 60_000,
+    });
+    app.decorate('accessTokens', accessTokens);
+    app.decorate('authService', authService);
+    app.decorateRequest('session', null);
+
+    /** The active session behind a bearer token; null without a token; throws for a bad one. */
+    const identify = async (request: FastifyRequest): Promise<ActiveSession | null> => {
+      const header = request.headers.authorization;
+      if (!header) return null;
+      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      const claims = match ? await accessTokens.verify(match[1]!) : null;
+      const session = claims ? await authService.activeSession(claims.sessionId, claims.userId) : null;
+      if (!session) throw unauthorized('Invalid or expired access token');
+      return session;
+    };
+
+    const authenticate: preHandlerAsyncHookHandler = async (request) => {
+      const session = await identify(request);
+      if (!session) throw unauthorized('Authentication required');
+      request.session = session;
+    };
+
+    app.decorate('identify', identify);
+    app.decorate('authenticate', authenticate);
+    app.decorate('optionalAuthentication', (async (request) => {
+      request.session = await identify(request);
+    }) as preHandlerAsyncHookHandler);
+    app.decorate('requireVerifiedUser', [
+      authenticate,
+      (async (request) => {
+        if (!request.session?.emailVerified) {
+          throw new AppError(403, 'EMAIL_NOT_VERIFIED', `${MESSAGES.notVerified}. Verify your email to continue.`);
+        }
+      }) as preHandlerAsyncHookHandler,
+    ]);
+  },
+  { name: 'auth', dependencies: ['database', 'mailer', 'redis'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accessTokens: AccessTokens;
+    authService: AuthService;
+    identify(request: FastifyRequest): Promise<ActiveSession | null>;
+    authenticate: preHandlerAsyncHookHandler;
+    optionalAuthentication: preHandlerAsyncHookHandler;
+    requireVerifiedUser: preHandlerAsyncHookHandler[];
+  }
+  interface FastifyRequest {
+    session: ActiveSession | null;
+  }
+}

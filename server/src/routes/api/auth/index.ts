@@ -1,0 +1,157 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
+import { MESSAGES, normalizeEmail } from '../../../services/auth.ts';
+import { UserSchema } from '../users/schemas.ts';
+
+const HOUR_MS = 3_600_000;
+const Email = Type.String({ format: 'email', maxLength: 254, description: 'Case-insensitive' });
+const Message = Envelope(Type.Object({ message: Type.String() }));
+const Tokens = { accessToken: Type.String(), refreshToken: Type.String() };
+const strict = { additionalProperties: false } as const;
+
+const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const auth = app.authService;
+  const limits = app.config.rateLimits;
+  const byAddress = (request: FastifyRequest) => request.ip;
+  const byEmail = (request: FastifyRequest) => {
+    const email = (request.body as { email?: unknown } | undefined)?.email;
+    return typeof email === 'string' ? normalizeEmail(email) : undefined;
+  };
+  const perEmail = app.limit({ name: 'emails-per-address', max: limits.emailsPerAddressPerHour, timeWindowMs: HOUR_MS, key: byEmail });
+  const limited = { 400: ErrorBody, 429: ErrorBody, 500: ErrorBody };
+
+  app.post(
+    '/register',
+    {
+      preHandler: [app.limit({ name: 'register-per-ip', max: limits.registerPerAddressPerHour, timeWindowMs: HOUR_MS, key: byAddress }), perEmail],
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account; a verification email is sent. Answers the same for addresses that already have an account.',
+        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), email: Email, password: Type.String({ maxLength: 1_000 }) }, strict),
+        response: { 201: Message, ...limited },
+      },
+    },
+    async (request, reply) => {
+      await auth.register(request.body);
+      return reply.status(201).send({ data: { message: MESSAGES.registered } });
+    },
+  );
+
+  app.post(
+    '/verify-email',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Confirm an email address with the token from the emailed link',
+        body: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }, strict),
+        response: { 200: Envelope(Type.Object({ message: Type.String(), user: UserSchema })), ...commonErrors },
+      },
+    },
+    async (request) => {
+      const user = await auth.verifyEmail(request.body.token);
+      return { data: { message: MESSAGES.verified, user } };
+    },
+  );
+
+  app.post(
+    '/resend-verification',
+    {
+      preHandler: [app.limit({ name: 'recovery-per-ip', max: limits.recoveryPerAddressPerHour, timeWindowMs: HOUR_MS, key: byAddress }), perEmail],
+      schema: {
+        tags: ['auth'],
+        summary: 'Send a new verification link; answers the same whether or not the account exists',
+        body: Type.Object({ email: Email }, strict),
+        response: { 200: Message, ...limited },
+      },
+    },
+    async (request) => {
+      await auth.resendVerification(request.body.email);
+      return { data: { message: MESSAGES.resent } };
+    },
+  );
+
+  app.post(
+    '/login',
+    {
+      preHandler: app.limit({ name: 'login-per-ip', max: limits.loginPerAddressPerHour, timeWindowMs: HOUR_MS, key: byAddress }),
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in. 401 for a wrong password or unknown email alike; 403 EMAIL_NOT_VERIFIED only after a correct password.',
+        body: Type.Object({ email: Email, password: Type.String({ maxLength: 1_000 }) }, strict),
+        response: { 200: Envelope(Type.Object({ ...Tokens, user: UserSchema })), 401: ErrorBody, 403: ErrorBody, ...limited },
+      },
+    },
+    async (request) => {
+      const result = await auth.login({ ...request.body, userAgent: request.headers['user-agent'], ipAddress: request.ip });
+      return { data: result };
+    },
+  );
+
+  app.post(
+    '/refresh-token',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange a refresh token for a new pair; the old one is spent, and reusing a spent one ends the session',
+        body: Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 200 }) }, strict),
+        response: { 200: Envelope(Type.Object(Tokens)), 401: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: await auth.refresh(request.body.refreshToken) }),
+  );
+
+  app.post(
+    '/logout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "End the refresh token's session at once (its access tokens stop working too); idempotent",
+        body: Type.Optional(Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 200 })) }, strict)),
+        response: { 200: Message, ...commonErrors },
+      },
+    },
+    async (request) => {
+      // A stale or revoked access token must not stop a logout, so identification errors are ignored.
+      const session = await app.identify(request).catch(() => null);
+      await auth.logout(request.body?.refreshToken, session?.sessionId);
+      return { data: { message: MESSAGES.loggedOut } };
+    },
+  );
+
+  app.post(
+    '/forgot-password',
+    {
+      preHandler: [app.limit({ name: 'recovery-per-ip', max: limits.recoveryPerAddressPerHour, timeWindowMs: HOUR_MS, key: byAddress }), perEmail],
+      schema: {
+        tags: ['auth'],
+        summary: 'Email a password reset link; answers the same whether or not the account exists',
+        body: Type.Object({ email: Email }, strict),
+        response: { 200: Message, ...limited },
+      },
+    },
+    async (request) => {
+      await auth.forgotPassword(request.body.email);
+      return { data: { message: MESSAGES.forgot } };
+    },
+  );
+
+  app.post(
+    '/reset-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with the emailed token; every session of the user is revoked',
+        body: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })), newPassword: Type.Optional(Type.String({ maxLength: 1_000 })) }, strict),
+        response: { 200: Message, ...commonErrors },
+      },
+    },
+    async (request) => {
+      await auth.resetPassword(request.body.token, request.body.newPassword);
+      return { data: { message: MESSAGES.reset } };
+    },
+  );
+};
+
+export default authRoutes;

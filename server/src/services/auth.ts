@@ -1,0 +1,318 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Database, Transaction } from '../../../db/client.ts';
+import { emailTokens, refreshTokens, sessions, users, type EmailTokenKind } from '../../../db/schema/index.ts';
+import { PASSWORD_RULES_MESSAGE, unmetPasswordRules } from '../../../common/password-rules.ts';
+import type { Clock } from '../lib/clock.ts';
+import { AppError, unauthorized, validationFailed } from '../lib/errors.ts';
+import type { EventBus } from '../lib/events.ts';
+import { hashToken, randomToken } from '../lib/tokens.ts';
+import type { WindowCounter } from '../lib/window-counter.ts';
+import type { Mailer } from '../plugins/mailer.ts';
+import type { AccessTokens } from './access-tokens.ts';
+import { alreadyRegisteredEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from './mail-templates.ts';
+import { burnVerificationTime, hashPassword, verifyPassword } from './passwords.ts';
+import { toPublicUser, type PublicUser } from './users.ts';
+
+const HOUR_MS = 3_600_000;
+const EMAIL_TOKEN_TTL_MS: Record<EmailTokenKind, number> = {
+  'verify-email': 24 * HOUR_MS,
+  'reset-password': HOUR_MS,
+};
+/** A session lives this long after its last refresh. */
+const SESSION_TTL_MS = 30 * 24 * HOUR_MS;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const MESSAGES = {
+  registered: 'Registration successful. Please check your email to verify your account.',
+  verified: 'Email verified successfully. You can now sign in.',
+  resent: 'If an account with that email needs verification, a new verification email has been sent.',
+  forgot: 'If an account with that email exists, a password reset link has been sent.',
+  reset: 'Your password has been reset. Please sign in again on all your devices.',
+  loggedOut: 'Logged out',
+  noVerificationToken: 'No verification token provided',
+  badVerificationToken: 'Invalid or expired verification token',
+  missingResetToken: 'Invalid or missing reset token',
+  badResetToken: 'Invalid reset token',
+  badCredentials: 'Invalid email or password',
+  notVerified: 'Email not verified',
+  badRefreshToken: 'Invalid or expired refresh token',
+  tooManyAttempts: 'Too many failed sign-in attempts. Please try again later.',
+} as const;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export interface AuthServiceDeps {
+  db: Database;
+  mailer: Mailer;
+  events: EventBus;
+  clock: Clock;
+  accessTokens: AccessTokens;
+  loginFailures: WindowCounter;
+  appUrl: string;
+  loginFailureLimit: number;
+  loginFailureWindowMs: number;
+}
+
+export interface SessionTokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface ActiveSession {
+  sessionId: string;
+  userId: number;
+  name: string;
+  emailVerified: boolean;
+}
+
+export class AuthService {
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  private get db() {
+    return this.deps.db;
+  }
+
+  private now(): Date {
+    return this.deps.clock.now();
+  }
+
+  /** Answers the same whether or not the address has an account; the address owner is told by email. */
+  async register(input: { name: string; email: string; password: string }): Promise<void> {
+    const name = input.name.trim();
+    const email = normalizeEmail(input.email);
+    if (!name) throw validationFailed([{ field: 'name', message: 'Full name is required' }]);
+    assertPasswordRules(input.password, 'password');
+
+    const passwordHash = await hashPassword(input.password);
+    const [created] = await this.db
+      .insert(users)
+      .values({ name, email, passwordHash })
+      .onConflictDoNothing({ target: users.email })
+      .returning();
+    if (created) {
+      await this.sendVerification(created.id, created.email, created.name);
+      return;
+    }
+    const [existing] = await this.db.select().from(users).where(eq(users.email, email));
+    if (!existing) return;
+    if (existing.emailVerified) {
+      this.deps.mailer.send(
+        alreadyRegisteredEmail(existing.email, existing.name, `${this.deps.appUrl}/login`, `${this.deps.appUrl}/forgot-password`),
+      );
+    } else {
+      // The owner probably lost the first email; a fresh link is the useful answer.
+      await this.sendVerification(existing.id, existing.email, existing.name);
+    }
+  }
+
+  async verifyEmail(token: string | undefined): Promise<PublicUser> {
+    if (!token?.trim()) throw badRequest('INVALID_TOKEN', MESSAGES.noVerificationToken);
+    return this.db.transaction(async (tx) => {
+      const userId = await this.consumeEmailToken(tx, 'verify-email', token);
+      if (userId === null) throw badRequest('INVALID_TOKEN', MESSAGES.badVerificationToken);
+      const [user] = await tx.update(users).set({ emailVerified: true, updatedAt: this.now() }).where(eq(users.id, userId)).returning();
+      return toPublicUser(user!);
+    });
+  }
+
+  async resendVerification(emailInput: string): Promise<void> {
+    const [user] = await this.db.select().from(users).where(eq(users.email, normalizeEmail(emailInput)));
+    if (user && !user.emailVerified) await this.sendVerification(user.id, user.email, user.name);
+  }
+
+  async login(input: { email: string; password: string; userAgent?: string; ipAddress?: string }): Promise<SessionTokens & { user: PublicUser }> {
+    const email = normalizeEmail(input.email);
+    const failureKey = `login-failures:${email}`;
+    const failures = await this.deps.loginFailures.peek(failureKey);
+    if (failures.count >= this.deps.loginFailureLimit) {
+      throw new AppError(429, 'RATE_LIMITED', MESSAGES.tooManyAttempts, { retryAfter: Math.ceil(failures.resetInMs / 1000) });
+    }
+    const [user] = await this.db.select().from(users).where(eq(users.email, email));
+    const passwordMatches = user ? await verifyPassword(user.passwordHash, input.password) : (await burnVerificationTime(input.password), false);
+    if (!user || !passwordMatches) {
+      await this.deps.loginFailures.increment(failureKey, this.deps.loginFailureWindowMs);
+      throw unauthorized(MESSAGES.badCredentials);
+    }
+    if (!user.emailVerified) throw new AppError(403, 'EMAIL_NOT_VERIFIED', MESSAGES.notVerified);
+    await this.deps.loginFailures.reset(failureKey);
+
+    const refreshToken = randomToken();
+    const sessionId = await this.db.transaction(async (tx) => {
+      const [session] = await tx
+        .insert(sessions)
+        .values({
+          userId: user.id,
+          expiresAt: new Date(this.now().getTime() + SESSION_TTL_MS),
+          userAgent: input.userAgent?.slice(0, 300) ?? null,
+          ipAddress: input.ipAddress ?? null,
+        })
+        .returning({ id: sessions.id });
+      await tx.insert(refreshTokens).values({ sessionId: session!.id, tokenHash: hashToken(refreshToken) });
+      return session!.id;
+    });
+    const accessToken = await this.deps.accessTokens.sign({ userId: user.id, sessionId });
+    return { accessToken, refreshToken, user: toPublicUser(user) };
+  }
+
+  /**
+   * Spends `refreshToken` and issues the next pair. A token that was already spent means two
+   * parties hold it, so the whole session is revoked.
+   */
+  async refresh(refreshToken: string): Promise<SessionTokens> {
+    const now = this.now();
+    const outcome = await this.db.transaction(async (tx) => {
+      const [found] = await tx
+        .select({ tokenId: refreshTokens.id, spentAt: refreshTokens.spentAt, session: sessions })
+        .from(refreshTokens)
+        .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+        .where(eq(refreshTokens.tokenHash, hashToken(refreshToken)))
+        .for('update', { of: sessions });
+      if (!found || found.session.revokedAt || found.session.expiresAt <= now) return { kind: 'invalid' as const };
+      if (found.spentAt) {
+        await tx.update(sessions).set({ revokedAt: now, revokedReason: 'refresh-token-reuse' }).where(eq(sessions.id, found.session.id));
+        return { kind: 'reused' as const, session: found.session };
+      }
+      await tx.update(refreshTokens).set({ spentAt: now }).where(eq(refreshTokens.id, found.tokenId));
+      const next = randomToken();
+      await tx.insert(refreshTokens).values({ sessionId: found.session.id, tokenHash: hashToken(next) });
+      await tx
+        .update(sessions)
+        .set({ lastUsedAt: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) })
+        .where(eq(sessions.id, found.session.id));
+      return { kind: 'rotated' as const, session: found.session, next };
+    });
+    if (outcome.kind === 'reused') {
+      this.deps.events.publish('session.revoked', { sessionId: outcome.session.id, userId: outcome.session.userId, reason: 'refresh-token-reuse' });
+    }
+    if (outcome.kind !== 'rotated') throw unauthorized(MESSAGES.badRefreshToken);
+    const accessToken = await this.deps.accessTokens.sign({ userId: outcome.session.userId, sessionId: outcome.session.id });
+    return { accessToken, refreshToken: outcome.next };
+  }
+
+  /** Ends the session the refresh token belongs to (spent or not). Unknown tokens are fine: logout is idempotent. */
+  async logout(refreshToken: string | undefined, sessionIdFromAccessToken?: string): Promise<void> {
+    let sessionId = sessionIdFromAccessToken;
+    if (refreshToken) {
+      const [found] = await this.db
+        .select({ sessionId: refreshTokens.sessionId })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashToken(refreshToken)));
+      sessionId = found?.sessionId ?? sessionId;
+    }
+    if (!sessionId || !UUID.test(sessionId)) return;
+    const revoked = await this.db
+      .update(sessions)
+      .set({ revokedAt: this.now(), revokedReason: 'logout' })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id, userId: sessions.userId });
+    for (const session of revoked) {
+      this.deps.events.publish('session.revoked', { sessionId: session.id, userId: session.userId, reason: 'logout' });
+    }
+  }
+
+  async forgotPassword(emailInput: string): Promise<void> {
+    const [user] = await this.db.select().from(users).where(eq(users.email, normalizeEmail(emailInput)));
+    if (!user || !user.passwordHash) return;
+    const token = await this.issueEmailToken(user.id, 'reset-password');
+    this.deps.mailer.send(passwordResetEmail(user.email, user.name, `${this.deps.appUrl}/reset-password?token=${token}`));
+  }
+
+  /** Sets a new password and signs the user out everywhere. */
+  async resetPassword(token: string | undefined, newPassword: string | undefined): Promise<void> {
+    if (!token?.trim()) throw badRequest('INVALID_TOKEN', MESSAGES.missingResetToken);
+    assertPasswordRules(newPassword ?? '', 'newPassword');
+    const passwordHash = await hashPassword(newPassword!);
+    const now = this.now();
+    const { user, revoked } = await this.db.transaction(async (tx) => {
+      const userId = await this.consumeEmailToken(tx, 'reset-password', token);
+      if (userId === null) throw badRequest('INVALID_TOKEN', MESSAGES.badResetToken);
+      // Following the emailed link proves the address, so it counts as verified too.
+      const [user] = await tx
+        .update(users)
+        .set({ passwordHash, emailVerified: true, updatedAt: now })
+        .where(eq(users.id, userId))
+        .returning();
+      const revoked = await tx
+        .update(sessions)
+        .set({ revokedAt: now, revokedReason: 'password-reset' })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
+      return { user: user!, revoked };
+    });
+    await this.deps.loginFailures.reset(`login-failures:${user.email}`);
+    for (const session of revoked) {
+      this.deps.events.publish('session.revoked', { sessionId: session.id, userId: user.id, reason: 'password-reset' });
+    }
+    this.deps.mailer.send(passwordChangedEmail(user.email, user.name, `${this.deps.appUrl}/forgot-password`));
+  }
+
+  /** The session behind an access token, if it is still active; checked on every authenticated request. */
+  async activeSession(sessionId: string, userId: number): Promise<ActiveSession | null> {
+    if (!UUID.test(sessionId)) return null;
+    const [row] = await this.db
+      .select({ userId: users.id, name: users.name, emailVerified: users.emailVerified })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.now())));
+    return row ? { sessionId, ...row } : null;
+  }
+
+  private async sendVerification(userId: number, email: string, name: string): Promise<void> {
+    const token = await this.issueEmailToken(userId, 'verify-email');
+    this.deps.mailer.send(verificationEmail(email, name, `${this.deps.appUrl}/verify-email?token=${token}`));
+  }
+
+  /** A new token invalidates the user's older unused ones of the same kind. */
+  private async issueEmailToken(userId: number, kind: EmailTokenKind): Promise<string> {
+    const token = randomToken();
+    const now = this.now();
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(emailTokens)
+        .set({ usedAt: now })
+        .where(and(eq(emailTokens.userId, userId), eq(emailTokens.kind, kind), isNull(emailTokens.usedAt)));
+      await tx.insert(emailTokens).values({
+        userId,
+        kind,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(now.getTime() + EMAIL_TOKEN_TTL_MS[kind]),
+        createdAt: now,
+      });
+    });
+    return token;
+  }
+
+  /** Marks the token used in the same statement that checks it, so it works exactly once. */
+  private async consumeEmailToken(tx: Transaction, kind: EmailTokenKind, token: string): Promise<number | null> {
+    const now = this.now();
+    const [row] = await tx
+      .update(emailTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(emailTokens.tokenHash, hashToken(token.trim())),
+          eq(emailTokens.kind, kind),
+          isNull(emailTokens.usedAt),
+          gt(emailTokens.expiresAt, now),
+        ),
+      )
+      .returning({ userId: emailTokens.userId });
+    return row?.userId ?? null;
+  }
+}
+
+function badRequest(code: string, message: string): AppError {
+  return new AppError(400, code, message);
+}
+
+function assertPasswordRules(password: string, field: string): void {
+  const unmet = unmetPasswordRules(password);
+  if (unmet.length > 0) {
+    throw validationFailed(
+      unmet.map((rule) => ({ field, message: rule.label })),
+      PASSWORD_RULES_MESSAGE,
+    );
+  }
+}

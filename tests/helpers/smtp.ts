@@ -1,0 +1,80 @@
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  subject: string;
+  /** The decoded message source: headers and every part. */
+  body: string;
+  links: string[];
+}
+
+/** A real SMTP server on a free port that keeps what it receives, for asserting on emails. */
+export class TestMailbox {
+  readonly messages: ReceivedMail[] = [];
+  private waiters: { predicate: (m: ReceivedMail) => boolean; resolve: (m: ReceivedMail) => void }[] = [];
+  private server: SMTPServer;
+  port = 0;
+
+  constructor() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          const body = decodeQuotedPrintable(raw);
+          const mail: ReceivedMail = {
+            to: session.envelope.rcptTo.map((r) => r.address),
+            subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
+            body,
+            links: [...new Set(body.match(/https?:\/\/[^\s"<>]+/g) ?? [])],
+          };
+          this.messages.push(mail);
+          for (const waiter of this.waiters.filter((w) => w.predicate(mail))) {
+            this.waiters.splice(this.waiters.indexOf(waiter), 1);
+            waiter.resolve(mail);
+          }
+          callback();
+        });
+      },
+    });
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.server.address() as { port: number }).port;
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  /** Resolves with the first message (already received or yet to come) matching `predicate`. */
+  waitFor(predicate: (m: ReceivedMail) => boolean, timeoutMs = 10_000): Promise<ReceivedMail> {
+    const existing = this.messages.find(predicate);
+    if (existing) return Promise.resolve(existing);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no matching email arrived')), timeoutMs);
+      this.waiters.push({ predicate, resolve: (m) => (clearTimeout(timer), resolve(m)) });
+    });
+  }
+
+  to(address: string): ReceivedMail[] {
+    return this.messages.filter((m) => m.to.includes(address));
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+function decodeQuotedPrintable(text: string): string {
+  return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The token in a link such as `${APP_URL}/verify-email?token=...`. */
+export function tokenFrom(mail: ReceivedMail, path: string): string {
+  const link = mail.links.find((l) => new URL(l).pathname === path);
+  if (!link) throw new Error(`no ${path} link in "${mail.subject}"`);
+  return new URL(link).searchParams.get('token')!;
+}
