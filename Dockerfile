@@ -14,4 +14,4 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
 # The build above is current, so `start` goes straight to migrating and serving.
-CMD ["node", "node_modules/tsx/dist/cli.mjs", "server/src/cli/start.ts"]
+CMD ["node", "--import", "tsx", "server/src/cli/start.ts"]

@@ -13,7 +13,14 @@ import healthRoutes from './routes/api/health/index.ts';
 import carRoutes from './routes/api/cars/index.ts';
 import authRoutes from './routes/api/auth/index.ts';
 import userRoutes from './routes/api/users/index.ts';
+import chatRoutes from './routes/api/chat/index.ts';
+import bidRoutes from './routes/api/bids/index.ts';
+import notificationRoutes from './routes/api/notifications/index.ts';
 import redisPlugin from './plugins/redis.ts';
+import servicesPlugin from './plugins/services.ts';
+import carFeedPlugin from './realtime/car-feed.ts';
+import socketServerPlugin from './realtime/socket-server.ts';
+import eventBridgePlugin from './realtime/event-bridge.ts';
 import mailerPlugin from './plugins/mailer.ts';
 import rateLimitsPlugin from './plugins/rate-limits.ts';
 import authPlugin from './plugins/auth.ts';
@@ -49,8 +56,15 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   useStrictBodyValidation(app);
-  // The API speaks JSON only: any other body type is answered with 415.
+  // The API speaks JSON only: any other body type is answered with 415. An empty JSON body
+  // (a PUT without payload) is read as no body rather than refused.
   app.removeContentTypeParser(['text/plain']);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
 
   const ownsDatabase = deps.database === undefined;
   const database =
@@ -69,6 +83,10 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(mailerPlugin, { retryDelaysMs: deps.mailRetryDelaysMs });
   await app.register(rateLimitsPlugin);
   await app.register(authPlugin);
+  await app.register(carFeedPlugin);
+  await app.register(socketServerPlugin);
+  await app.register(servicesPlugin);
+  await app.register(eventBridgePlugin);
   await app.register(mediaRoutes);
   await app.register(
     async (api) => {
@@ -76,6 +94,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await api.register(carRoutes, { prefix: '/cars' });
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(userRoutes, { prefix: '/users' });
+      await api.register(chatRoutes, { prefix: '/chat' });
+      await api.register(bidRoutes, { prefix: '/bids' });
+      await api.register(notificationRoutes, { prefix: '/notifications' });
     },
     { prefix: '/api' },
   );

@@ -15,6 +15,8 @@ export interface AppConfig {
   databaseUrl: string | null;
   dataDir: string;
   redisUrl: string | null;
+  /** Prefix of every Redis key and stream, so deployments (or test runs) can share one Redis. */
+  redisPrefix: string;
   smtpUrl: string | null;
   mailFrom: string;
   jwtSecret: string;
@@ -109,6 +111,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
   const dataDir = resolve(text('DATA_DIR') ?? '.data');
   const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
+  const redisPrefix = text('REDIS_PREFIX') ?? 'lm';
+  if (!/^[A-Za-z0-9_.-]{1,50}$/.test(redisPrefix)) problems.push('REDIS_PREFIX may only contain letters, digits, dot, dash and underscore');
   const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);
   const mailFrom = text('MAIL_FROM') ?? 'LuxeMotors <no-reply@luxemotors.local>';
   const logLevel = text('LOG_LEVEL') ?? 'info';
@@ -142,6 +146,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl,
     dataDir,
     redisUrl,
+    redisPrefix,
     smtpUrl,
     mailFrom,
     jwtSecret,

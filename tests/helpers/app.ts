@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -23,11 +24,15 @@ export async function startTestApp(
   deps: Omit<AppDependencies, 'database'> = {},
 ): Promise<TestApp> {
   const db = database ?? (await createTestDatabase());
+  // The port is chosen up front so APP_URL (and with it the allowed WebSocket origin) is right.
+  const port = await freePort();
   const config = loadConfig({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-test-')),
     LOG_LEVEL: 'silent',
     SERVE_CLIENT: 'false',
-    APP_URL: 'http://localhost:3000',
+    APP_URL: `http://127.0.0.1:${port}`,
+    // Each app gets its own Redis namespace so parallel test files never hear each other.
+    REDIS_PREFIX: `lmtest-${process.pid}-${port}`,
     ...env,
     // The test database is chosen above; the app must not open another.
     DATABASE_URL: db.url ?? '',
@@ -40,10 +45,8 @@ export async function startTestApp(
     config,
     url: '',
     async listen() {
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      const address = app.server.address();
-      if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
-      testApp.url = `http://127.0.0.1:${address.port}`;
+      await app.listen({ port, host: '127.0.0.1' });
+      testApp.url = `http://127.0.0.1:${port}`;
       return testApp.url;
     },
     async close() {
@@ -52,4 +55,17 @@ export async function startTestApp(
     },
   };
   return testApp;
+}
+
+/** A TCP port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }

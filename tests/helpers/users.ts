@@ -1,4 +1,5 @@
-import { users } from '../../db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { cars, sellers, users } from '../../db/schema/index.ts';
 import { hashPassword } from '../../server/src/services/passwords.ts';
 import type { TestApp } from './app.ts';
 
@@ -32,4 +33,10 @@ export async function createUser(
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
   const { accessToken, refreshToken, user } = res.json().data;
   return { id: user.id, email, name, accessToken, refreshToken, auth: { authorization: `Bearer ${accessToken}` } };
+}
+
+/** Makes `user` the account behind the seller of `carId`, so seller-side rules and notifications apply. */
+export async function makeSellerOf(t: TestApp, carId: number, userId: number): Promise<void> {
+  const [car] = await t.database.db.select({ sellerId: cars.sellerId }).from(cars).where(eq(cars.id, carId));
+  await t.database.db.update(sellers).set({ userId }).where(eq(sellers.id, car!.sellerId));
 }

@@ -11,7 +11,8 @@ const children: ChildProcess[] = [
   spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'watch', '--clear-screen=false', 'server/src/server.ts'], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, SERVE_CLIENT: 'false' },
+    // The Vite dev server's pages open sockets from its own origin.
+    env: { ...process.env, SERVE_CLIENT: 'false', ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? 'http://localhost:5173' },
   }),
   spawn(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), '--config', 'client/vite.config.ts'], { cwd: root, stdio: 'inherit' }),
 ];

@@ -1,4 +1,7 @@
 import { EventEmitter } from 'node:events';
+import type { Bid } from '../services/bids.ts';
+import type { ChatMessage } from '../services/chat.ts';
+import type { Notification } from '../services/notifications.ts';
 
 /**
  * Domain events, published by services after their transaction has committed. The real-time
@@ -7,6 +10,10 @@ import { EventEmitter } from 'node:events';
 export interface DomainEvents {
   /** A session ended (logout, reuse of a spent refresh token, password reset). */
   'session.revoked': { sessionId: string; userId: number; reason: string };
+  'chat.posted': { message: ChatMessage };
+  'bid.placed': { carId: number; bid: Bid; currentBids: number; highestBid: number };
+  'notification.created': { userId: number; notification: Notification; unreadCount: number };
+  'notifications.read': { userId: number; unreadCount: number };
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -59,7 +59,7 @@ return {count, redis.call('PTTL', KEYS[1])}`;
 export class RedisWindowCounter implements WindowCounter {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'lm:window:',
+    private readonly prefix: string,
   ) {}
 
   async increment(key: string, windowMs: number): Promise<WindowCount> {

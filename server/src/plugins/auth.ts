@@ -20,7 +20,7 @@ export default fp(
       events: app.events,
       clock: app.clock,
       accessTokens,
-      loginFailures: app.redis ? new RedisWindowCounter(app.redis) : new MemoryWindowCounter(app.clock),
+      loginFailures: app.redis ? new RedisWindowCounter(app.redis, `${config.redisPrefix}:window:`) : new MemoryWindowCounter(app.clock),
       appUrl: config.appUrl,
       loginFailureLimit: config.rateLimits.loginFailuresPerAccount,
       loginFailureWindowMs: config.rateLimits.loginFailureWindowMinutes * 60_000,

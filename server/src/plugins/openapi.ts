@@ -25,6 +25,9 @@ export default fp<{ config: AppConfig }>(
           { name: 'cars', description: 'The car catalogue' },
           { name: 'auth', description: 'Registration, email verification, sessions and password reset' },
           { name: 'users', description: "The signed-in user's profile" },
+          { name: 'bids', description: 'Bids on cars; accepted bids are pushed to viewers as bid:placed' },
+          { name: 'chat', description: "Each car's live discussion; new messages are pushed as chat:message" },
+          { name: 'notifications', description: 'Notifications for the signed-in user; pushed as notification:new' },
         ],
       },
     });

@@ -21,7 +21,7 @@ export default fp(
   async function rateLimits(app: FastifyInstance) {
     await app.register(rateLimit, {
       global: false,
-      ...(app.redis ? { redis: app.redis, nameSpace: 'lm:rate:' } : {}),
+      ...(app.redis ? { redis: app.redis, nameSpace: `${app.config.redisPrefix}:rate:` } : {}),
     });
     app.decorate('limit', (options: LimitOptions): preHandlerAsyncHookHandler => {
       const check = app.createRateLimit({

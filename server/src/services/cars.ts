@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import { cars, reviews, sellers } from '../../../db/schema/index.ts';
 import { normalizeSearchText } from '../../../db/search-text.ts';
@@ -80,9 +80,11 @@ export interface CarDetail {
 /** Where live viewer numbers come from; the real-time layer provides them. */
 export interface ViewerCounts {
   countFor(carId: number): number;
+  /** Cars with at least one viewer, most viewed first. */
+  ranking(): { carId: number; viewers: number }[];
 }
 
-export const noViewers: ViewerCounts = { countFor: () => 0 };
+export const noViewers: ViewerCounts = { countFor: () => 0, ranking: () => [] };
 
 export interface SearchCriteria {
   /** Four-digit numbers: each must equal the car's year. */
@@ -144,6 +146,38 @@ function listingOrder(sort: ListingSort): SQL[] {
   }
 }
 
+const listingColumns = {
+  id: cars.id,
+  year: cars.year,
+  make: cars.make,
+  model: cars.model,
+  price: cars.price,
+  marketValue: cars.marketValue,
+  condition: cars.condition,
+  location: cars.location,
+  primaryImage: sql<string | null>`${cars.images}[1]`,
+  sellerName: sellers.name,
+  sellerVerified: sellers.verified,
+  mileage: cars.mileage,
+  currentBids: cars.currentBids,
+};
+
+interface ListingRow {
+  id: number;
+  year: number;
+  make: string;
+  model: string;
+  price: number;
+  marketValue: number;
+  condition: string;
+  location: string;
+  primaryImage: string | null;
+  sellerName: string;
+  sellerVerified: boolean;
+  mileage: number;
+  currentBids: number;
+}
+
 export class CarsService {
   constructor(
     private readonly db: Database,
@@ -151,31 +185,11 @@ export class CarsService {
   ) {}
 
   async list(query: ListingQuery): Promise<{ cars: CarListItem[]; pagination: Pagination }> {
-    const where = and(...listingConditions(query));
+    const conditions = listingConditions(query);
+    const offset = (query.page - 1) * query.limit;
     const [rows, totals] = await Promise.all([
-      this.db
-        .select({
-          id: cars.id,
-          year: cars.year,
-          make: cars.make,
-          model: cars.model,
-          price: cars.price,
-          marketValue: cars.marketValue,
-          condition: cars.condition,
-          location: cars.location,
-          primaryImage: sql<string | null>`${cars.images}[1]`,
-          sellerName: sellers.name,
-          sellerVerified: sellers.verified,
-          mileage: cars.mileage,
-          currentBids: cars.currentBids,
-        })
-        .from(cars)
-        .innerJoin(sellers, eq(sellers.id, cars.sellerId))
-        .where(where)
-        .orderBy(...listingOrder(query.sort))
-        .limit(query.limit)
-        .offset((query.page - 1) * query.limit),
-      this.db.select({ total: count() }).from(cars).where(where),
+      query.sort === 'popular' ? this.popularPage(conditions, offset, query.limit) : this.page(conditions, listingOrder(query.sort), offset, query.limit),
+      this.db.select({ total: count() }).from(cars).where(and(...conditions)),
     ]);
     return {
       cars: rows.map((row) => ({
@@ -196,6 +210,41 @@ export class CarsService {
       })),
       pagination: paginate(totals[0]?.total ?? 0, query.page, query.limit),
     };
+  }
+
+  /**
+   * Most live viewers first, then most bids, then newest. Viewer numbers live in memory, so the
+   * few cars being watched are ranked here and the rest come from the bids/newest index.
+   */
+  private async popularPage(conditions: SQL[], offset: number, limit: number): Promise<ListingRow[]> {
+    const ranking = this.viewers.ranking();
+    const byBids = listingOrder('popular');
+    if (ranking.length === 0) return this.page(conditions, byBids, offset, limit);
+    const watchedIds = ranking.map((r) => r.carId);
+    const rank = new Map(ranking.map((r, i) => [r.carId, i]));
+    const watched = (await this.page([...conditions, inArray(cars.id, watchedIds)], byBids, 0, watchedIds.length)).sort(
+      (a, b) => rank.get(a.id)! - rank.get(b.id)!,
+    );
+    const fromWatched = watched.slice(offset, offset + limit);
+    if (fromWatched.length === limit) return fromWatched;
+    const rest = await this.page(
+      [...conditions, notInArray(cars.id, watchedIds)],
+      byBids,
+      Math.max(0, offset - watched.length),
+      limit - fromWatched.length,
+    );
+    return [...fromWatched, ...rest];
+  }
+
+  private page(conditions: SQL[], order: SQL[], offset: number, limit: number): Promise<ListingRow[]> {
+    return this.db
+      .select(listingColumns)
+      .from(cars)
+      .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+      .where(and(...conditions))
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset);
   }
 
   async get(id: number): Promise<CarDetail> {

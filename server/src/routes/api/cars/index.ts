@@ -2,11 +2,11 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
-import { CarsService, DEFAULT_PAGE_SIZE, parseId } from '../../../services/cars.ts';
+import { DEFAULT_PAGE_SIZE, parseId } from '../../../services/cars.ts';
 import { CarDetailSchema, CarListItemSchema, ListingQuerySchema, PaginationSchema } from './schemas.ts';
 
 const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const service = new CarsService(app.db, app.viewerCounts);
+  const service = app.services.cars;
 
   app.get(
     '/',

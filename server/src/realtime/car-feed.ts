@@ -1,0 +1,149 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import websocket from '@fastify/websocket';
+import type { WebSocket } from 'ws';
+import { findCarOwner } from '../services/chat.ts';
+import type { ActiveSession } from '../services/auth.ts';
+import { originPolicy } from './origins.ts';
+import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
+import { EventThrottle } from './throttle.ts';
+
+const MAX_SUBSCRIPTIONS = 20;
+
+interface Subscriber {
+  socket: WebSocket;
+  session: ActiveSession | null;
+  cars: Set<number>;
+}
+
+/**
+ * A plain-WebSocket feed at /api/stream for integrators whose clients do not speak Socket.IO.
+ * Send `{"subscribe": <carId>}` (or `{"unsubscribe": <carId>}`) and receive the car's events as
+ * JSON text frames `{"event": "bid:placed", "data": {...}}`. Same origin, auth and size rules as
+ * Socket.IO; the access token goes in the `token` query parameter.
+ */
+export class CarFeed {
+  private readonly byCar = new Map<number, Set<Subscriber>>();
+  private readonly all = new Set<Subscriber>();
+
+  add(subscriber: Subscriber): void {
+    this.all.add(subscriber);
+  }
+
+  remove(subscriber: Subscriber): void {
+    this.all.delete(subscriber);
+    for (const carId of subscriber.cars) this.byCar.get(carId)?.delete(subscriber);
+  }
+
+  subscribe(subscriber: Subscriber, carId: number): void {
+    subscriber.cars.add(carId);
+    let set = this.byCar.get(carId);
+    if (!set) this.byCar.set(carId, (set = new Set()));
+    set.add(subscriber);
+  }
+
+  unsubscribe(subscriber: Subscriber, carId: number): void {
+    subscriber.cars.delete(carId);
+    const set = this.byCar.get(carId);
+    set?.delete(subscriber);
+    if (set?.size === 0) this.byCar.delete(carId);
+  }
+
+  /** Sends an event to this process's subscribers of the car; the frame is built once. */
+  deliver(carId: number, event: string, data: unknown): void {
+    const subscribers = this.byCar.get(carId);
+    if (!subscribers || subscribers.size === 0) return;
+    const frame = JSON.stringify({ event, data });
+    for (const subscriber of subscribers) if (subscriber.socket.readyState === subscriber.socket.OPEN) subscriber.socket.send(frame);
+  }
+
+  closeSession(sessionId: string): void {
+    for (const subscriber of this.all) {
+      if (subscriber.session?.sessionId === sessionId) {
+        subscriber.socket.send(JSON.stringify({ event: 'session:revoked', data: {} }));
+        subscriber.socket.close(4401, 'session revoked');
+      }
+    }
+  }
+
+  closeAll(): void {
+    for (const subscriber of this.all) subscriber.socket.close(1001, 'server shutting down');
+  }
+}
+
+export default fp(
+  async function carFeed(app: FastifyInstance) {
+    const feed = new CarFeed();
+    app.decorate('carFeed', feed);
+    const isAllowedOrigin = originPolicy(app.config);
+    await app.register(websocket, { options: { maxPayload: MAX_SOCKET_PAYLOAD_BYTES } });
+
+    app.register(async (scope) => {
+      scope.get(
+        '/api/stream',
+        {
+          websocket: true,
+          schema: { hide: true },
+          // Refused before the upgrade completes: wrong origin, bad token.
+          preValidation: async (request, reply) => {
+            if (!isAllowedOrigin(request.headers.origin)) {
+              return reply.status(403).send({ error: 'Origin not allowed', code: 'FORBIDDEN_ORIGIN' });
+            }
+            const token = (request.query as { token?: string }).token;
+            if (token) {
+              const claims = await app.accessTokens.verify(token);
+              const session = claims ? await app.authService.activeSession(claims.sessionId, claims.userId) : null;
+              if (!session) return reply.status(401).send({ error: 'Invalid or expired access token', code: 'UNAUTHORIZED' });
+              request.session = session;
+            }
+          },
+        },
+        (socket, request) => {
+          const subscriber: Subscriber = { socket, session: request.session, cars: new Set() };
+          feed.add(subscriber);
+          const throttle = new EventThrottle();
+          const send = (message: object) => socket.send(JSON.stringify(message));
+          socket.on('message', async (raw, isBinary) => {
+            const verdict = throttle.take();
+            if (verdict === 'abusive') return socket.close(1008, 'rate limit');
+            if (verdict === 'limited') return send({ event: 'error', data: { code: 'RATE_LIMITED', error: 'Too many requests; slow down.' } });
+            const command = isBinary ? null : parseCommand(raw.toString());
+            if (!command) return send({ event: 'error', data: { code: 'VALIDATION_FAILED', error: 'Send {"subscribe": carId} or {"unsubscribe": carId}' } });
+            if (command.action === 'unsubscribe') {
+              feed.unsubscribe(subscriber, command.carId);
+              return send({ event: 'unsubscribed', data: { carId: command.carId } });
+            }
+            if (subscriber.cars.size >= MAX_SUBSCRIPTIONS) return send({ event: 'error', data: { code: 'TOO_MANY_SUBSCRIPTIONS', error: `At most ${MAX_SUBSCRIPTIONS} cars per connection` } });
+            if (!(await findCarOwner(app.db, command.carId))) return send({ event: 'error', data: { code: 'NOT_FOUND', error: 'Car not found', carId: command.carId } });
+            feed.subscribe(subscriber, command.carId);
+            send({ event: 'subscribed', data: { carId: command.carId, viewers: app.viewerCounts.countFor(command.carId) } });
+          });
+          socket.on('close', () => feed.remove(subscriber));
+        },
+      );
+    });
+    app.addHook('preClose', async () => feed.closeAll());
+  },
+  { name: 'car-feed', dependencies: ['auth'] },
+);
+
+function parseCommand(text: string): { action: 'subscribe' | 'unsubscribe'; carId: number } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  if (entries.length !== 1) return null;
+  const [action, carId] = entries[0]!;
+  if ((action !== 'subscribe' && action !== 'unsubscribe') || typeof carId !== 'number' || !Number.isInteger(carId) || carId < 1 || carId > 2_147_483_647) return null;
+  return { action, carId };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    carFeed: CarFeed;
+  }
+}

@@ -1,0 +1,226 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Redis } from 'ioredis';
+import { Server, type Socket } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import type { Bid } from '../services/bids.ts';
+import type { ChatMessage } from '../services/chat.ts';
+import type { Notification } from '../services/notifications.ts';
+import type { ActiveSession } from '../services/auth.ts';
+import { findCarOwner } from '../services/chat.ts';
+import { originPolicy } from './origins.ts';
+import { PresenceTracker } from './presence.ts';
+import { carIdOfRoom, carRoom, carSummaryRoom, sessionRoom, userRoom } from './rooms.ts';
+import { EventThrottle } from './throttle.ts';
+import { parseCarPayload, parseWatchPayload } from './validation.ts';
+import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
+
+
+export type Ack<T> = (response: { ok: true; data: T } | { ok: false; error: string; code: string }) => void;
+
+export interface ServerToClientEvents {
+  'chat:message': (message: ChatMessage) => void;
+  'bid:placed': (event: { carId: number; bid: Bid; currentBids: number; highestBid: number }) => void;
+  'car:viewers': (event: { carId: number; count: number }) => void;
+  'car:summary': (event: { carId: number; currentBids?: number; highestBid?: number | null; viewers?: number }) => void;
+  'notification:new': (notification: Notification) => void;
+  'notification:unread': (event: { unreadCount: number }) => void;
+  'session:revoked': (event: Record<string, never>) => void;
+}
+
+export interface ClientToServerEvents {
+  'car:join': (payload: unknown, ack?: Ack<{ carId: number; viewers: number }>) => void;
+  'car:leave': (payload: unknown, ack?: Ack<{ carId: number; viewers: number }>) => void;
+  'cars:watch': (payload: unknown, ack?: Ack<{ carIds: number[] }>) => void;
+}
+
+/** Relayed between processes so every process can feed its plain-WebSocket subscribers. */
+export interface InterServerEvents {
+  'car-event': (carId: number, event: string, payload: unknown) => void;
+  'session-revoked': (sessionId: string) => void;
+}
+
+export interface SocketData {
+  session: ActiveSession | null;
+}
+
+export type AppServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+/**
+ * Socket.IO on the app's own HTTP server. Clients watch cars (`car:join`) and receive what
+ * changes; signed-in clients also get their notifications. All writes go through REST.
+ */
+export default fp(
+  async function socketServer(app: FastifyInstance) {
+    const { config } = app;
+    const isAllowedOrigin = originPolicy(config);
+    const presence = new PresenceTracker({
+      redis: app.redis,
+      keyPrefix: config.redisPrefix,
+      onError: (err) => app.log.warn({ err }, 'presence exchange failed'),
+    });
+    app.decorate('presence', presence);
+    app.viewerCounts = presence;
+
+    let adapterClient: Redis | null = null;
+    if (config.redisUrl) {
+      // The streams adapter blocks on XREAD, so it gets a connection of its own.
+      adapterClient = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName: 'luxemotors-socketio' });
+      adapterClient.on('error', (err) => app.log.warn({ err }, 'socket.io redis error'));
+    }
+
+    const io: AppServer = new Server(app.server, {
+      serveClient: false,
+      maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
+      pingInterval: 20_000,
+      pingTimeout: 20_000,
+      allowRequest: (req, callback) => callback(null, isAllowedOrigin(req.headers.origin)),
+      connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
+      ...(adapterClient ? { adapter: createAdapter(adapterClient, { streamName: `${config.redisPrefix}:socket.io` }) } : {}),
+    });
+    app.decorate('io', io);
+
+    const carExists = existenceCache(async (carId) => (await findCarOwner(app.db, carId)) !== null);
+
+    io.use(async (socket, next) => {
+      const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+      if (token === undefined || token === null || token === '') {
+        socket.data.session = null;
+        return next();
+      }
+      try {
+        const claims = typeof token === 'string' ? await app.accessTokens.verify(token) : null;
+        const session = claims ? await app.authService.activeSession(claims.sessionId, claims.userId) : null;
+        if (!session) return next(new Error('unauthorized'));
+        socket.data.session = session;
+        next();
+      } catch (err) {
+        app.log.warn({ err }, 'socket authentication failed');
+        next(new Error('unauthorized'));
+      }
+    });
+
+    io.on('connection', (socket: AppSocket) => {
+      const session = socket.data.session;
+      if (session) void socket.join([userRoom(session.userId), sessionRoom(session.sessionId)]);
+      if (socket.recovered) {
+        // Rooms came back with the recovered connection; count it as a viewer again.
+        for (const room of socket.rooms) {
+          const carId = carIdOfRoom(room);
+          if (carId !== null) presence.join(carId);
+        }
+      }
+      const throttle = new EventThrottle();
+
+      /** Validates and throttles before the handler runs; answers through the ack in the contract's shape. */
+      const handle = <P, R>(
+        event: keyof ClientToServerEvents,
+        parse: (payload: unknown) => P | null,
+        handler: (payload: P) => Promise<R> | R,
+      ) => {
+        socket.on(event, async (payload: unknown, ack?: unknown) => {
+          const reply: Ack<R> = typeof ack === 'function' ? (ack as Ack<R>) : () => {};
+          const verdict = throttle.take();
+          if (verdict === 'abusive') {
+            app.log.warn({ socket: socket.id }, 'dropping a socket that ignores the event rate limit');
+            socket.disconnect(true);
+            return;
+          }
+          if (verdict === 'limited') return reply({ ok: false, error: 'Too many requests; slow down.', code: 'RATE_LIMITED' });
+          const parsed = parse(payload);
+          if (parsed === null) return reply({ ok: false, error: 'Invalid payload', code: 'VALIDATION_FAILED' });
+          try {
+            reply({ ok: true, data: await handler(parsed) });
+          } catch (error) {
+            if (error instanceof EventError) return reply({ ok: false, error: error.message, code: error.code });
+            app.log.error({ err: error }, `socket ${event} failed`);
+            reply({ ok: false, error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' });
+          }
+        });
+      };
+
+      handle('car:join', parseCarPayload, async ({ carId }) => {
+        if (!(await carExists(carId))) throw new EventError('NOT_FOUND', 'Car not found');
+        if (!socket.rooms.has(carRoom(carId))) {
+          await socket.join(carRoom(carId));
+          presence.join(carId);
+        }
+        return { carId, viewers: presence.countFor(carId) };
+      });
+
+      handle('car:leave', parseCarPayload, async ({ carId }) => {
+        if (socket.rooms.has(carRoom(carId))) {
+          await socket.leave(carRoom(carId));
+          presence.leave(carId);
+        }
+        return { carId, viewers: presence.countFor(carId) };
+      });
+
+      handle('cars:watch', parseWatchPayload, async ({ carIds }) => {
+        for (const room of socket.rooms) if (room.startsWith('car-summary:')) await socket.leave(room);
+        if (carIds.length > 0) await socket.join(carIds.map(carSummaryRoom));
+        return { carIds };
+      });
+
+      socket.on('disconnecting', () => {
+        for (const room of socket.rooms) {
+          const carId = carIdOfRoom(room);
+          if (carId !== null) presence.leave(carId);
+        }
+      });
+    });
+
+    // Viewer counts go out once per tick per car, to this process's own sockets only: every
+    // process sends the same cluster-wide total to its own viewers, so nobody gets it twice.
+    presence.onChange((changes) => {
+      for (const [carId, count] of changes) {
+        io.local.to(carRoom(carId)).volatile.emit('car:viewers', { carId, count });
+        io.local.to(carSummaryRoom(carId)).volatile.emit('car:summary', { carId, viewers: count });
+        app.carFeed.deliver(carId, 'car:viewers', { carId, count });
+      }
+    });
+    presence.start();
+
+    app.addHook('preClose', async () => {
+      await presence.stop();
+      // Closing here, before Fastify waits for connections, keeps open sockets from holding shutdown.
+      await io.close();
+    });
+    app.addHook('onClose', async () => {
+      await adapterClient?.quit().catch(() => adapterClient?.disconnect());
+    });
+  },
+  { name: 'socket-server', dependencies: ['auth', 'redis', 'car-feed'] },
+);
+
+/** A refusal the client caused, answered through the ack. */
+export class EventError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Remembers cars known to exist (they are never deleted while listed), so join storms cost one query per car. */
+function existenceCache(lookup: (carId: number) => Promise<boolean>, maxEntries = 100_000) {
+  const known = new Set<number>();
+  return async (carId: number) => {
+    if (known.has(carId)) return true;
+    const exists = await lookup(carId);
+    if (exists) {
+      if (known.size >= maxEntries) known.clear();
+      known.add(carId);
+    }
+    return exists;
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    io: AppServer;
+    presence: PresenceTracker;
+  }
+}

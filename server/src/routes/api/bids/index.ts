@@ -1,0 +1,83 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { BID_RULE_DESCRIPTION, MAX_BID_AMOUNT, MIN_BID_AMOUNT } from '../../../../../common/bid-rules.ts';
+import { notFound } from '../../../lib/errors.ts';
+import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
+import { parseId } from '../../../services/cars.ts';
+import { BidSchema, CarSummarySchema } from '../shared-schemas.ts';
+
+const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const bids = app.services.bids;
+
+  app.post(
+    '/',
+    {
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['bids'],
+        summary: 'Place a bid (signed in, verified email, not on your own car)',
+        description: `${BID_RULE_DESCRIPTION} A bid below the minimum gets 409 BID_TOO_LOW with details {minimumAmount, highestBid}. Send an Idempotency-Key header to make retries safe: a repeated key from the same user returns the first result.`,
+        security: [{ bearerAuth: [] }],
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
+        body: Type.Object(
+          { carId: Type.Integer({ minimum: 1 }), amount: Type.Integer({ minimum: MIN_BID_AMOUNT, maximum: MAX_BID_AMOUNT, description: 'Whole US dollars' }) },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Envelope(Type.Object({ bid: BidSchema, car: Type.Object({ id: Type.Integer(), currentBids: Type.Integer(), highestBid: Type.Integer() }) })),
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          409: ErrorBody,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = request.session!;
+      const result = await bids.place({ userId: session.userId, name: session.name }, request.body, request.headers['idempotency-key']);
+      return reply.status(201).send({ data: result });
+    },
+  );
+
+  app.get(
+    '/car/:carId',
+    {
+      schema: {
+        tags: ['bids'],
+        summary: "A car's accepted bids, newest first (public)",
+        params: Type.Object({ carId: Type.String({ maxLength: 20 }) }),
+        response: { 200: Envelope(Type.Object({ bids: Type.Array(BidSchema) })), 404: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const carId = parseId(request.params.carId);
+      if (carId === null) throw notFound('Car not found');
+      return { data: { bids: await bids.listForCar(carId) } };
+    },
+  );
+
+  app.get(
+    '/user',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['bids'],
+        summary: "The signed-in user's bids, newest first, each leading or outbid",
+        security: [{ bearerAuth: [] }],
+        response: {
+          200: Envelope(
+            Type.Object({
+              bids: Type.Array(Type.Intersect([BidSchema, Type.Object({ car: CarSummarySchema, status: Type.String({ enum: ['leading', 'outbid'] }) })])),
+            }),
+          ),
+          401: ErrorBody,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => ({ data: { bids: await bids.listForUser(request.session!.userId) } }),
+  );
+};
+
+export default bidRoutes;

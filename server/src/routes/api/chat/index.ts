@@ -1,0 +1,64 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { notFound } from '../../../lib/errors.ts';
+import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
+import { parseId } from '../../../services/cars.ts';
+import { CHAT_MESSAGE_MAX_LENGTH, CHAT_PAGE_DEFAULT, CHAT_PAGE_MAX } from '../../../services/chat.ts';
+import { ChatMessageSchema } from '../shared-schemas.ts';
+
+const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const chat = app.services.chat;
+
+  app.get(
+    '/car/:carId',
+    {
+      schema: {
+        tags: ['chat'],
+        summary: "A car's discussion, oldest first: the latest messages, or those after a message id",
+        params: Type.Object({ carId: Type.String({ maxLength: 20 }) }),
+        querystring: Type.Object({
+          after: Type.Optional(Type.Integer({ minimum: 0, description: 'Only messages with a greater id (for catching up after a reconnect)' })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: CHAT_PAGE_MAX, default: CHAT_PAGE_DEFAULT })),
+        }),
+        response: { 200: Envelope(Type.Object({ messages: Type.Array(ChatMessageSchema) })), 404: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const carId = parseId(request.params.carId);
+      if (carId === null) throw notFound('Car not found');
+      const messages = await chat.list(carId, { after: request.query.after, limit: request.query.limit ?? CHAT_PAGE_DEFAULT });
+      return { data: { messages } };
+    },
+  );
+
+  app.post(
+    '/',
+    {
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['chat'],
+        summary: "Post to a car's discussion (signed in, verified email)",
+        security: [{ bearerAuth: [] }],
+        body: Type.Object(
+          {
+            carId: Type.Integer({ minimum: 1 }),
+            message: Type.String({ minLength: 1, maxLength: CHAT_MESSAGE_MAX_LENGTH }),
+            type: Type.Optional(Type.String({ enum: ['message', 'question'], default: 'message', description: 'Clients cannot post `bid` messages' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Envelope(ChatMessageSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const session = request.session!;
+      const message = await chat.post(
+        { userId: session.userId, name: session.name },
+        { carId: request.body.carId, message: request.body.message, type: (request.body.type ?? 'message') as 'message' | 'question' },
+      );
+      return reply.status(201).send({ data: message });
+    },
+  );
+};
+
+export default chatRoutes;

@@ -1,0 +1,60 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { notFound } from '../../../lib/errors.ts';
+import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
+import { parseId } from '../../../services/cars.ts';
+import { NotificationSchema } from '../shared-schemas.ts';
+
+const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const notifications = app.services.notifications;
+  const security = [{ bearerAuth: [] }];
+
+  app.get(
+    '/',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['notifications'],
+        summary: "The signed-in user's latest 50 notifications, newest first, and the unread count",
+        security,
+        response: { 200: Envelope(Type.Object({ notifications: Type.Array(NotificationSchema), unreadCount: Type.Integer() })), 401: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: await notifications.list(request.session!.userId) }),
+  );
+
+  app.put(
+    '/read-all',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['notifications'],
+        summary: 'Mark every notification read; other tabs get notification:unread',
+        security,
+        response: { 200: Envelope(Type.Object({ updated: Type.Integer() })), 401: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: { updated: await notifications.markAllRead(request.session!.userId) } }),
+  );
+
+  app.put(
+    '/:id/read',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['notifications'],
+        summary: "Mark one notification read; someone else's or unknown: 404",
+        security,
+        params: Type.Object({ id: Type.String({ maxLength: 20 }) }),
+        response: { 200: Envelope(NotificationSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      if (id === null) throw notFound('Notification not found');
+      return { data: await notifications.markRead(request.session!.userId, id) };
+    },
+  );
+};
+
+export default notificationRoutes;

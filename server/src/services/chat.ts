@@ -1,0 +1,108 @@
+import { and, asc, desc, eq, gt } from 'drizzle-orm';
+import type { Database, Executor } from '../../../db/client.ts';
+import { cars, chatMessages, sellers, type ChatMessageType } from '../../../db/schema/index.ts';
+import { notFound, validationFailed } from '../lib/errors.ts';
+import type { EventBus } from '../lib/events.ts';
+import type { NotificationsService } from './notifications.ts';
+
+export interface ChatMessage {
+  id: number;
+  carId: number;
+  userId: number | null;
+  userName: string;
+  message: string;
+  timestamp: string;
+  type: ChatMessageType;
+}
+
+export const CHAT_MESSAGE_MAX_LENGTH = 1_000;
+export const CHAT_PAGE_DEFAULT = 50;
+export const CHAT_PAGE_MAX = 100;
+
+type ChatRow = typeof chatMessages.$inferSelect;
+
+export function toChatMessage(row: ChatRow): ChatMessage {
+  return {
+    id: row.id,
+    carId: row.carId,
+    userId: row.userId,
+    userName: row.userName,
+    message: row.message,
+    timestamp: row.createdAt.toISOString(),
+    type: row.type,
+  };
+}
+
+/** A car's identity and its seller's account, for rules about who may do what to it. */
+export async function findCarOwner(db: Executor, carId: number) {
+  const [row] = await db
+    .select({ id: cars.id, make: cars.make, model: cars.model, year: cars.year, status: cars.status, sellerUserId: sellers.userId })
+    .from(cars)
+    .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+    .where(eq(cars.id, carId));
+  return row ?? null;
+}
+
+export const carTitle = (car: { year: number; make: string; model: string }) => `${car.year} ${car.make} ${car.model}`;
+
+export class ChatService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  async list(carId: number, options: { after?: number | undefined; limit: number }): Promise<ChatMessage[]> {
+    if (!(await findCarOwner(this.db, carId))) throw notFound('Car not found');
+    if (options.after !== undefined) {
+      const rows = await this.db
+        .select()
+        .from(chatMessages)
+        .where(and(eq(chatMessages.carId, carId), gt(chatMessages.id, options.after)))
+        .orderBy(asc(chatMessages.id))
+        .limit(options.limit);
+      return rows.map(toChatMessage);
+    }
+    // Without a cursor: the latest messages, still oldest first.
+    const rows = await this.db
+      .select()
+      .from(chatMessages)
+      .where(eq(chatMessages.carId, carId))
+      .orderBy(desc(chatMessages.id))
+      .limit(options.limit);
+    return rows.reverse().map(toChatMessage);
+  }
+
+  async post(author: { userId: number; name: string }, input: { carId: number; message: string; type: 'message' | 'question' }): Promise<ChatMessage> {
+    if (input.message.trim() === '') throw validationFailed([{ field: 'message', message: 'Message cannot be empty' }]);
+    const car = await findCarOwner(this.db, input.carId);
+    if (!car) throw notFound('Car not found');
+    const { message, notified } = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(chatMessages)
+        .values({ carId: car.id, userId: author.userId, userName: author.name, message: input.message, type: input.type })
+        .returning();
+      const notified =
+        car.sellerUserId !== null && car.sellerUserId !== author.userId
+          ? await this.notifications.create(tx, [
+              {
+                userId: car.sellerUserId,
+                type: 'message',
+                title: input.type === 'question' ? 'New question about your car' : 'New message about your car',
+                message: `${author.name} on ${carTitle(car)}: ${preview(input.message)}`,
+                carId: car.id,
+              },
+            ])
+          : [];
+      return { message: toChatMessage(row!), notified };
+    });
+    this.events.publish('chat.posted', { message });
+    await this.notifications.announce(notified);
+    return message;
+  }
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;
+}

@@ -1,0 +1,106 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Database, Executor } from '../../../db/client.ts';
+import { notifications, type NotificationType } from '../../../db/schema/index.ts';
+import { notFound } from '../lib/errors.ts';
+import type { EventBus } from '../lib/events.ts';
+
+export interface Notification {
+  id: number;
+  type: NotificationType;
+  title: string;
+  message: string;
+  timestamp: string;
+  read: boolean;
+  carId: number | null;
+}
+
+export interface NewNotification {
+  userId: number;
+  type: NotificationType;
+  title: string;
+  message: string;
+  carId?: number | null;
+}
+
+type NotificationRow = typeof notifications.$inferSelect;
+
+export function toNotification(row: NotificationRow): Notification {
+  return {
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    message: row.message,
+    timestamp: row.createdAt.toISOString(),
+    read: row.read,
+    carId: row.carId,
+  };
+}
+
+const LIST_LIMIT = 50;
+
+export class NotificationsService {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+  ) {}
+
+  /**
+   * Stores notifications inside the caller's transaction. The caller hands the result to
+   * `announce` once that transaction has committed.
+   */
+  async create(tx: Executor, items: NewNotification[]): Promise<NotificationRow[]> {
+    if (items.length === 0) return [];
+    return tx
+      .insert(notifications)
+      .values(items.map((n) => ({ userId: n.userId, type: n.type, title: n.title, message: n.message, carId: n.carId ?? null })))
+      .returning();
+  }
+
+  /** Pushes committed notifications to their owners, with each owner's fresh unread count. */
+  async announce(rows: NotificationRow[]): Promise<void> {
+    for (const row of rows) {
+      this.events.publish('notification.created', {
+        userId: row.userId,
+        notification: toNotification(row),
+        unreadCount: await this.unreadCount(row.userId),
+      });
+    }
+  }
+
+  async list(userId: number): Promise<{ notifications: Notification[]; unreadCount: number }> {
+    const [rows, unreadCount] = await Promise.all([
+      this.db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.id)).limit(LIST_LIMIT),
+      this.unreadCount(userId),
+    ]);
+    return { notifications: rows.map(toNotification), unreadCount };
+  }
+
+  async markRead(userId: number, id: number): Promise<Notification> {
+    const [row] = await this.db
+      .update(notifications)
+      .set({ read: true })
+      .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+      .returning();
+    if (!row) throw notFound('Notification not found');
+    this.events.publish('notifications.read', { userId, unreadCount: await this.unreadCount(userId) });
+    return toNotification(row);
+  }
+
+  async markAllRead(userId: number): Promise<number> {
+    const updated = await this.db
+      .update(notifications)
+      .set({ read: true })
+      .where(and(eq(notifications.userId, userId), eq(notifications.read, false)))
+      .returning({ id: notifications.id });
+    this.events.publish('notifications.read', { userId, unreadCount: await this.unreadCount(userId) });
+    return updated.length;
+  }
+
+  async unreadCount(userId: number): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), eq(notifications.read, false)));
+    return row?.n ?? 0;
+  }
+}
