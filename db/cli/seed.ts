@@ -5,12 +5,13 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../server/src/config.ts';
 import { openDatabase } from '../client.ts';
-import { reseed, seedGeneratedCars } from '../seed/seed.ts';
+import { DEMO_SELLER_PASSWORD, SAMPLE_SELLER_EMAILS, reseed, seedGeneratedCars } from '../seed/seed.ts';
 
 const { values } = parseArgs({
   options: {
     cars: { type: 'string' },
     'keep-existing': { type: 'boolean', default: false },
+    'seller-password': { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -19,7 +20,9 @@ if (values.help) {
 
   (no options)      empty every table and seed the 12 sample cars, sellers, reviews and testimonials
   --cars N          then add N generated cars (up to 2,000,000)
-  --keep-existing   skip the reset; only add the generated cars`);
+  --keep-existing   skip the reset; only add the generated cars
+  --seller-password P  password for the sample sellers' accounts (default: ${DEMO_SELLER_PASSWORD}
+                    on the embedded database; none, so they cannot sign in, on PostgreSQL)`);
   process.exit(0);
 }
 const generated = values.cars === undefined ? 0 : Number(values.cars);
@@ -33,8 +36,10 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 try {
   await database.migrate();
   if (!values['keep-existing']) {
-    await reseed(database.db);
+    const sellerPassword = values['seller-password'] ?? (database.driver === 'pglite' ? DEMO_SELLER_PASSWORD : null);
+    await reseed(database.db, { sellerPassword });
     console.log('Seeded the sample catalogue.');
+    if (sellerPassword) console.log(`Sample sellers can sign in with password ${sellerPassword}: ${SAMPLE_SELLER_EMAILS.join(', ')}`);
   }
   if (generated > 0) {
     const started = Date.now();

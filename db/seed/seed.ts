@@ -1,28 +1,47 @@
 import { count, sql } from 'drizzle-orm';
 import { carImagePath } from '../../server/src/media/car-illustration.ts';
 import type { Database, Executor } from '../client.ts';
-import { cars, reviews, sellers, testimonials } from '../schema/index.ts';
+import { cars, reviews, sellers, testimonials, users } from '../schema/index.ts';
+import { hashPassword } from '../../server/src/services/passwords.ts';
 import { carSearchText } from '../search-text.ts';
 import { SAMPLE_CARS, SAMPLE_REVIEWS, SAMPLE_SELLERS, SAMPLE_TESTIMONIALS } from './sample-data.ts';
 import { generateCars, generateSellers } from './generator.ts';
 
 const DAY_MS = 86_400_000;
 
+export interface SeedOptions {
+  /**
+   * Password for the sample sellers' accounts, so the seller side can be tried locally. Null
+   * creates the accounts without a password (they cannot sign in), which is what any shared
+   * database should get.
+   */
+  sellerPassword?: string | null;
+  now?: Date;
+}
+
+/** The password local (embedded-database) installs give the sample sellers. */
+export const DEMO_SELLER_PASSWORD = 'Showroom#2024';
+
 /** Seeds the sample catalogue when the database has no cars yet. Returns whether it seeded. */
-export async function seedIfEmpty(db: Database, now = new Date()): Promise<boolean> {
+export async function seedIfEmpty(db: Database, options: SeedOptions = {}): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(cars);
   if ((row?.n ?? 0) > 0) return false;
-  await db.transaction((tx) => insertSampleData(tx, now));
+  const passwordHash = options.sellerPassword ? await hashPassword(options.sellerPassword) : null;
+  await db.transaction((tx) => insertSampleData(tx, options.now ?? new Date(), passwordHash));
   return true;
 }
 
 /** Empties every table and seeds the sample data again. */
-export async function reseed(db: Database, now = new Date()): Promise<void> {
+export async function reseed(db: Database, options: SeedOptions = {}): Promise<void> {
+  const passwordHash = options.sellerPassword ? await hashPassword(options.sellerPassword) : null;
   await db.transaction(async (tx) => {
     await truncateAll(tx);
-    await insertSampleData(tx, now);
+    await insertSampleData(tx, options.now ?? new Date(), passwordHash);
   });
 }
+
+/** The sample sellers' sign-in addresses, for the start-up hint. */
+export const SAMPLE_SELLER_EMAILS = SAMPLE_SELLERS.map((s) => s.email);
 
 export async function truncateAll(db: Executor): Promise<void> {
   const tables = await db.execute<{ tablename: string }>(
@@ -34,11 +53,16 @@ export async function truncateAll(db: Executor): Promise<void> {
   if (names) await db.execute(sql.raw(`truncate ${names} restart identity cascade`));
 }
 
-async function insertSampleData(tx: Executor, now: Date): Promise<void> {
+async function insertSampleData(tx: Executor, now: Date, sellerPasswordHash: string | null): Promise<void> {
+  const accounts = await tx
+    .insert(users)
+    .values(SAMPLE_SELLERS.map((s) => ({ email: s.email.toLowerCase(), name: s.name, passwordHash: sellerPasswordHash, emailVerified: true, location: s.location, bio: s.bio })))
+    .returning({ id: users.id });
   const sellerRows = await tx
     .insert(sellers)
     .values(
-      SAMPLE_SELLERS.map((s) => ({
+      SAMPLE_SELLERS.map((s, i) => ({
+        userId: accounts[i]!.id,
         name: s.name,
         rating: s.rating,
         verified: s.verified,
