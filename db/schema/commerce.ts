@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ESCROW_PLAN_IDS, type EscrowPlanId } from '../../common/escrow-plans.ts';
 import { cars, sellers } from './catalogue.ts';
 import { users } from './users.ts';
 
-export const ESCROW_PLANS = ['basic', 'premium', 'platinum'] as const;
-export type EscrowPlan = (typeof ESCROW_PLANS)[number];
 
 /**
  * The escrow lifecycle. Only the first state is reachable today; the rest are reserved so the
@@ -39,7 +38,7 @@ export const orders = pgTable(
       .notNull()
       .references(() => sellers.id, { onDelete: 'restrict' }),
     amount: integer().notNull(),
-    plan: text().$type<EscrowPlan>().notNull(),
+    plan: text().$type<EscrowPlanId>().notNull(),
     escrowFee: integer().notNull(),
     status: text().$type<OrderStatus>().notNull().default('awaiting_payment'),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -48,11 +47,15 @@ export const orders = pgTable(
   (t) => [
     check('orders_amount_positive', sql`${t.amount} > 0`),
     check('orders_fee_nonnegative', sql`${t.escrowFee} >= 0`),
-    check('orders_plan', sql`${t.plan} in (${quoted(ESCROW_PLANS)})`),
+    check('orders_plan', sql`${t.plan} in (${quoted(ESCROW_PLAN_IDS)})`),
     check('orders_status', sql`${t.status} in (${quoted(ORDER_STATUSES)})`),
     index('orders_buyer_idx').on(t.buyerId, t.createdAt.desc()),
     index('orders_seller_idx').on(t.sellerId, t.createdAt.desc()),
     index('orders_car_idx').on(t.carId),
+    // One open order per buyer and car: a double-submitted form cannot open a second escrow.
+    uniqueIndex('orders_open_per_buyer_car')
+      .on(t.carId, t.buyerId)
+      .where(sql`${t.status} not in ('released', 'cancelled', 'refunded')`),
   ],
 );
 
@@ -128,6 +131,8 @@ export const supportTickets = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check('support_tickets_subject_length', sql`char_length(${t.subject}) between 1 and 150`),
+    check('support_tickets_message_length', sql`char_length(${t.message}) between 1 and 5000`),
     check('support_tickets_category', sql`${t.category} in (${quoted(SUPPORT_CATEGORIES)})`),
     check('support_tickets_priority', sql`${t.priority} in (${quoted(SUPPORT_PRIORITIES)})`),
     check('support_tickets_status', sql`${t.status} in ('open', 'answered', 'closed')`),

@@ -16,6 +16,10 @@ import userRoutes from './routes/api/users/index.ts';
 import chatRoutes from './routes/api/chat/index.ts';
 import bidRoutes from './routes/api/bids/index.ts';
 import notificationRoutes from './routes/api/notifications/index.ts';
+import orderRoutes from './routes/api/orders/index.ts';
+import testimonialRoutes from './routes/api/testimonials/index.ts';
+import supportRoutes from './routes/api/support/index.ts';
+import watchlistRoutes from './routes/api/watchlist/index.ts';
 import redisPlugin from './plugins/redis.ts';
 import servicesPlugin from './plugins/services.ts';
 import carFeedPlugin from './realtime/car-feed.ts';
@@ -97,6 +101,10 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await api.register(chatRoutes, { prefix: '/chat' });
       await api.register(bidRoutes, { prefix: '/bids' });
       await api.register(notificationRoutes, { prefix: '/notifications' });
+      await api.register(orderRoutes, { prefix: '/orders' });
+      await api.register(testimonialRoutes, { prefix: '/testimonials' });
+      await api.register(supportRoutes, { prefix: '/support' });
+      await api.register(watchlistRoutes, { prefix: '/watchlist' });
     },
     { prefix: '/api' },
   );

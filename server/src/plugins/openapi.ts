@@ -28,6 +28,10 @@ export default fp<{ config: AppConfig }>(
           { name: 'bids', description: 'Bids on cars; accepted bids are pushed to viewers as bid:placed' },
           { name: 'chat', description: "Each car's live discussion; new messages are pushed as chat:message" },
           { name: 'notifications', description: 'Notifications for the signed-in user; pushed as notification:new' },
+          { name: 'orders', description: 'Buying through escrow' },
+          { name: 'testimonials', description: 'Customer testimonials and their statistics' },
+          { name: 'support', description: 'Support tickets' },
+          { name: 'watchlist', description: "Cars the signed-in user is watching" },
         ],
       },
     });

@@ -192,22 +192,7 @@ export class CarsService {
       this.db.select({ total: count() }).from(cars).where(and(...conditions)),
     ]);
     return {
-      cars: rows.map((row) => ({
-        id: row.id,
-        year: row.year,
-        make: row.make,
-        model: row.model,
-        price: row.price,
-        market_value: row.marketValue,
-        condition: row.condition,
-        location: row.location,
-        primary_image: row.primaryImage,
-        seller_name: row.sellerName,
-        seller_verified: row.sellerVerified,
-        mileage: row.mileage,
-        current_bids: row.currentBids,
-        viewing_count: this.viewers.countFor(row.id),
-      })),
+      cars: rows.map((row) => this.toListItem(row)),
       pagination: paginate(totals[0]?.total ?? 0, query.page, query.limit),
     };
   }
@@ -234,6 +219,36 @@ export class CarsService {
       limit - fromWatched.length,
     );
     return [...fromWatched, ...rest];
+  }
+
+  /** The given cars in the listing shape, in the order given; unknown ids are skipped. */
+  async listByIds(ids: number[]): Promise<CarListItem[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.page([inArray(cars.id, ids)], [asc(cars.id)], 0, ids.length);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [this.toListItem(row)] : [];
+    });
+  }
+
+  private toListItem(row: ListingRow): CarListItem {
+    return {
+      id: row.id,
+      year: row.year,
+      make: row.make,
+      model: row.model,
+      price: row.price,
+      market_value: row.marketValue,
+      condition: row.condition,
+      location: row.location,
+      primary_image: row.primaryImage,
+      seller_name: row.sellerName,
+      seller_verified: row.sellerVerified,
+      mileage: row.mileage,
+      current_bids: row.currentBids,
+      viewing_count: this.viewers.countFor(row.id),
+    };
   }
 
   private page(conditions: SQL[], order: SQL[], offset: number, limit: number): Promise<ListingRow[]> {

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../lib/errors.ts';
-import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
+import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
 import { parseId } from '../../../services/cars.ts';
 import { CHAT_MESSAGE_MAX_LENGTH, CHAT_PAGE_DEFAULT, CHAT_PAGE_MAX } from '../../../services/chat.ts';
 import { ChatMessageSchema } from '../shared-schemas.ts';
@@ -29,6 +29,34 @@ const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const messages = await chat.list(carId, { after: request.query.after, limit: request.query.limit ?? CHAT_PAGE_DEFAULT });
       return { data: { messages } };
     },
+  );
+
+  app.get(
+    '/user',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['chat'],
+        summary: 'The discussions the signed-in user has taken part in, most recent first',
+        security: [{ bearerAuth: [] }],
+        response: {
+          200: Envelope(
+            Type.Object({
+              discussions: Type.Array(
+                Type.Object({
+                  car: Type.Object({ id: Type.Integer(), year: Type.Integer(), make: Type.String(), model: Type.String(), primaryImage: Type.Union([Type.String(), Type.Null()]) }),
+                  messageCount: Type.Integer(),
+                  lastMessageAt: IsoDateTime,
+                }),
+              ),
+            }),
+          ),
+          401: ErrorBody,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => ({ data: { discussions: await app.services.dashboard.discussions(request.session!.userId) } }),
   );
 
   app.post(

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
+import { Type } from 'typebox';
+import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
 import { UsersService } from '../../../services/users.ts';
 import { ProfileChangesSchema, UserSchema } from './schemas.ts';
 
@@ -14,6 +15,37 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['users'], summary: 'The signed-in user', security, response: { 200: Envelope(UserSchema), 401: ErrorBody, ...commonErrors } },
     },
     async (request) => ({ data: await users.profile(request.session!.userId) }),
+  );
+
+  app.get(
+    '/dashboard',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: "The dashboard's figures: active bids (cars still listed that you bid on), watchlist size, messages posted, and recent activity (last 30 days)",
+        security,
+        response: {
+          200: Envelope(
+            Type.Object({
+              stats: Type.Object({ activeBids: Type.Integer(), watchlist: Type.Integer(), messages: Type.Integer(), activity: Type.Integer() }),
+              recentActivity: Type.Array(
+                Type.Object({
+                  type: Type.String({ enum: ['bid', 'message', 'order', 'notification'] }),
+                  title: Type.String(),
+                  description: Type.String(),
+                  carId: Type.Union([Type.Integer(), Type.Null()]),
+                  timestamp: IsoDateTime,
+                }),
+              ),
+            }),
+          ),
+          401: ErrorBody,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => ({ data: await app.services.dashboard.summary(request.session!.userId, app.clock.now()) }),
   );
 
   app.put(

@@ -1,0 +1,3 @@
+CREATE UNIQUE INDEX "orders_open_per_buyer_car" ON "orders" USING btree ("car_id","buyer_id") WHERE "orders"."status" not in ('released', 'cancelled', 'refunded');--> statement-breakpoint
+ALTER TABLE "support_tickets" ADD CONSTRAINT "support_tickets_subject_length" CHECK (char_length("support_tickets"."subject") between 1 and 150);--> statement-breakpoint
+ALTER TABLE "support_tickets" ADD CONSTRAINT "support_tickets_message_length" CHECK (char_length("support_tickets"."message") between 1 and 5000);

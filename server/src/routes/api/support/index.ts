@@ -1,0 +1,65 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SUPPORT_CATEGORIES, SUPPORT_PRIORITIES } from '../../../../../db/schema/index.ts';
+import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
+
+const HOUR_MS = 3_600_000;
+
+const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const support = app.services.support;
+
+  app.post(
+    '/tickets',
+    {
+      preHandler: [
+        app.optionalAuthentication,
+        app.limit({ name: 'tickets-per-ip', max: 20, timeWindowMs: HOUR_MS, key: (request) => request.ip }),
+      ],
+      schema: {
+        tags: ['support'],
+        summary: 'File a support ticket; visitors give an email to be answered at, signed-in users file as themselves',
+        body: Type.Object(
+          {
+            subject: Type.String({ minLength: 1, maxLength: 150 }),
+            message: Type.String({ minLength: 1, maxLength: 5_000 }),
+            category: Type.Optional(StringEnum(SUPPORT_CATEGORIES, { default: 'general' })),
+            priority: Type.Optional(StringEnum(SUPPORT_PRIORITIES, { default: 'normal' })),
+            email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+          },
+          { additionalProperties: false, examples: [{ subject: 'Inspection before purchase', message: 'Can I choose the inspection shop?', category: 'escrow', priority: 'normal', email: 'buyer@example.com' }] },
+        ),
+        response: {
+          201: Envelope(
+            Type.Object(
+              {
+                id: Type.String({ description: 'Human-friendly reference, e.g. LM-7K3Q9P' }),
+                subject: Type.String(),
+                category: StringEnum(SUPPORT_CATEGORIES),
+                priority: StringEnum(SUPPORT_PRIORITIES),
+                status: Type.String(),
+                email: Type.String(),
+                createdAt: IsoDateTime,
+              },
+              { title: 'SupportTicket' },
+            ),
+          ),
+          401: ErrorBody,
+          429: ErrorBody,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const ticket = await support.file(request.session ? { userId: request.session.userId } : null, {
+        subject: request.body.subject,
+        message: request.body.message,
+        category: request.body.category ?? 'general',
+        priority: request.body.priority ?? 'normal',
+        email: request.body.email,
+      });
+      return reply.status(201).send({ data: ticket });
+    },
+  );
+};
+
+export default supportRoutes;

@@ -1,0 +1,71 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { notFound } from '../../../lib/errors.ts';
+import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
+import { parseId } from '../../../services/cars.ts';
+import { CarListItemSchema } from '../cars/schemas.ts';
+
+const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const watchlist = app.services.watchlist;
+  const security = [{ bearerAuth: [] }];
+
+  app.get(
+    '/',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['watchlist'],
+        summary: 'Watched cars in the listing shape, most recently added first',
+        security,
+        response: { 200: Envelope(Type.Object({ cars: Type.Array(CarListItemSchema) })), 401: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: { cars: await watchlist.list(request.session!.userId) } }),
+  );
+
+  app.post(
+    '/',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['watchlist'],
+        summary: 'Watch a car; 201 when added, 200 when it was already watched',
+        security,
+        body: Type.Object({ carId: Type.Integer({ minimum: 1 }) }, { additionalProperties: false, examples: [{ carId: 3 }] }),
+        response: {
+          200: Envelope(Type.Object({ carId: Type.Integer(), watching: Type.Boolean() })),
+          201: Envelope(Type.Object({ carId: Type.Integer(), watching: Type.Boolean() })),
+          401: ErrorBody,
+          404: ErrorBody,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { carId, added } = await watchlist.add(request.session!.userId, request.body.carId);
+      return reply.status(added ? 201 : 200).send({ data: { carId, watching: true } });
+    },
+  );
+
+  app.delete(
+    '/:carId',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['watchlist'],
+        summary: 'Stop watching a car (200 whether or not it was watched)',
+        security,
+        params: Type.Object({ carId: Type.String({ maxLength: 20 }) }),
+        response: { 200: Envelope(Type.Object({ carId: Type.Integer(), watching: Type.Boolean() })), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const carId = parseId(request.params.carId);
+      if (carId === null) throw notFound('Car not found');
+      await watchlist.remove(request.session!.userId, carId);
+      return { data: { carId, watching: false } };
+    },
+  );
+};
+
+export default watchlistRoutes;

@@ -1,0 +1,82 @@
+import { randomInt } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../../db/client.ts';
+import { supportTickets, users, type SUPPORT_CATEGORIES, type SUPPORT_PRIORITIES } from '../../../db/schema/index.ts';
+import { validationFailed } from '../lib/errors.ts';
+import type { Mailer } from '../plugins/mailer.ts';
+
+export type SupportCategory = (typeof SUPPORT_CATEGORIES)[number];
+export type SupportPriority = (typeof SUPPORT_PRIORITIES)[number];
+
+export interface SupportTicket {
+  id: string;
+  subject: string;
+  category: SupportCategory;
+  priority: SupportPriority;
+  status: string;
+  email: string;
+  createdAt: string;
+}
+
+/** Without look-alike characters (0/O, 1/I/L), so a reference read out on the phone is unambiguous. */
+const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+
+export function ticketReference(): string {
+  let code = '';
+  for (let i = 0; i < 6; i++) code += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
+  return `LM-${code}`;
+}
+
+export class SupportService {
+  constructor(
+    private readonly db: Database,
+    private readonly mailer: Mailer,
+  ) {}
+
+  async file(
+    requester: { userId: number } | null,
+    input: { subject: string; message: string; category: SupportCategory; priority: SupportPriority; email?: string | undefined },
+  ): Promise<SupportTicket> {
+    const subject = input.subject.trim();
+    const message = input.message.trim();
+    const issues = [
+      ...(subject ? [] : [{ field: 'subject', message: 'Subject is required' }]),
+      ...(message ? [] : [{ field: 'message', message: 'Message is required' }]),
+    ];
+    let email = input.email?.trim().toLowerCase();
+    if (requester) {
+      const [user] = await this.db.select({ email: users.email }).from(users).where(eq(users.id, requester.userId));
+      email = user?.email;
+    } else if (!email) {
+      issues.push({ field: 'email', message: 'An email address is required so we can answer you' });
+    }
+    if (issues.length > 0) throw validationFailed(issues);
+
+    for (let attempt = 0; ; attempt++) {
+      const [row] = await this.db
+        .insert(supportTickets)
+        .values({ reference: ticketReference(), userId: requester?.userId ?? null, email: email!, subject, message, category: input.category, priority: input.priority })
+        .onConflictDoNothing({ target: supportTickets.reference })
+        .returning();
+      if (!row) {
+        if (attempt < 5) continue;
+        throw new Error('could not allocate a unique ticket reference');
+      }
+      this.mailer.send({
+        to: row.email,
+        subject: `We received your request ${row.reference}: ${row.subject}`,
+        text: `Thank you for contacting LuxeMotors support.\n\nYour reference is ${row.reference}. We answer within 4 hours (Mon-Fri 8AM-8PM PST).\n\nYour message:\n${row.message}`,
+        html: `<p>Thank you for contacting LuxeMotors support.</p><p>Your reference is <strong>${row.reference}</strong>. We answer within 4 hours (Mon-Fri 8AM-8PM PST).</p>`,
+      });
+      return {
+        id: row.reference,
+        subject: row.subject,
+        category: row.category as SupportCategory,
+        priority: row.priority as SupportPriority,
+        status: row.status,
+        email: row.email,
+        createdAt: row.createdAt.toISOString(),
+      };
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { Database } from '../../../db/client.ts';
+import { orders, testimonials, users } from '../../../db/schema/index.ts';
+import { notFound } from '../lib/errors.ts';
+
+export interface Testimonial {
+  id: number;
+  customerName: string;
+  customerImage: string | null;
+  rating: number;
+  comment: string;
+  carPurchased: string | null;
+  date: string;
+  verified: boolean;
+  location: string | null;
+  purchaseAmount: number | null;
+}
+
+export interface TestimonialStats {
+  count: number;
+  /** Mean rating to one decimal; 0 when there are none. */
+  averageRating: number;
+  verifiedCount: number;
+  /** Share of ratings of 4 or more, as a whole percent. */
+  satisfaction: number;
+}
+
+type TestimonialRow = typeof testimonials.$inferSelect;
+
+function toTestimonial(row: TestimonialRow): Testimonial {
+  return {
+    id: row.id,
+    customerName: row.customerName,
+    customerImage: row.customerImage,
+    rating: row.rating,
+    comment: row.comment,
+    carPurchased: row.carPurchased,
+    date: row.createdAt.toISOString(),
+    verified: row.verified,
+    location: row.location,
+    purchaseAmount: row.purchaseAmount,
+  };
+}
+
+export function testimonialStats(ratings: { rating: number; verified: boolean }[]): TestimonialStats {
+  if (ratings.length === 0) return { count: 0, averageRating: 0, verifiedCount: 0, satisfaction: 0 };
+  const total = ratings.reduce((sum, t) => sum + t.rating, 0);
+  return {
+    count: ratings.length,
+    averageRating: Math.round((total / ratings.length) * 10) / 10,
+    verifiedCount: ratings.filter((t) => t.verified).length,
+    satisfaction: Math.round((ratings.filter((t) => t.rating >= 4).length / ratings.length) * 100),
+  };
+}
+
+export class TestimonialsService {
+  constructor(private readonly db: Database) {}
+
+  async list(): Promise<{ testimonials: Testimonial[]; stats: TestimonialStats }> {
+    const rows = await this.db.select().from(testimonials).orderBy(desc(testimonials.createdAt), desc(testimonials.id));
+    return { testimonials: rows.map(toTestimonial), stats: testimonialStats(rows) };
+  }
+
+  /**
+   * Only the server decides `verified`: true when the author has completed a purchase here
+   * (an escrow order released to the seller), whose car and amount then back the testimonial.
+   */
+  async create(authorId: number, input: { rating: number; comment: string; carPurchased?: string | undefined; location?: string | undefined }): Promise<Testimonial> {
+    const [author] = await this.db.select().from(users).where(eq(users.id, authorId));
+    if (!author) throw notFound('User not found');
+    const [completed] = await this.db
+      .select({ amount: orders.amount })
+      .from(orders)
+      .where(and(eq(orders.buyerId, authorId), eq(orders.status, 'released')))
+      .orderBy(desc(orders.updatedAt))
+      .limit(1);
+    const [row] = await this.db
+      .insert(testimonials)
+      .values({
+        userId: authorId,
+        customerName: author.name,
+        customerImage: author.avatar,
+        rating: input.rating,
+        comment: input.comment.trim(),
+        carPurchased: input.carPurchased?.trim() || null,
+        location: input.location?.trim() || author.location,
+        purchaseAmount: completed?.amount ?? null,
+        verified: completed !== undefined,
+      })
+      .returning();
+    return toTestimonial(row!);
+  }
+}
