@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'react-router-dom';
 import { BellIcon, CloseIcon, Emblem, MenuIcon, PhoneIcon, UserIcon } from '../components/ui/icons.tsx';
-import { useSessionStore } from '../features/auth/stores/session-store.ts';
+import { useLogout } from '../features/auth/hooks/use-logout.ts';
+import { useSessionStore } from '../lib/session-store.ts';
 import { useNotificationStore } from '../features/notifications/stores/notification-store.ts';
 
 const PRIMARY_LINKS = [
@@ -16,10 +17,9 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
 
 export function NavBar() {
   const location = useLocation();
-  const navigate = useNavigate();
   const user = useSessionStore((s) => s.user);
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
-  const clearSession = useSessionStore((s) => s.clearSession);
+  const { logout: endSession, pending: loggingOut } = useLogout();
   const unreadCount = useNotificationStore((s) => s.unreadCount);
 
   // The menu remembers the location it was opened at, so any navigation
@@ -36,11 +36,9 @@ export function NavBar() {
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [menuOpen]);
 
-  function logout() {
-    // The accounts work adds the awaited POST /api/auth/logout here.
-    clearSession();
+  async function logout() {
+    await endSession(); // POST /api/auth/logout (errors ignored), then / and a cleared session
     setOpenedAt(null);
-    navigate('/');
   }
 
   return (
@@ -70,7 +68,12 @@ export function NavBar() {
                   <UserIcon size={18} />
                   <span className="navbar__user-name">{user.name}</span>
                 </NavLink>
-                <button type="button" className="btn btn--ghost-light btn--sm" onClick={logout}>
+                <button
+                  type="button"
+                  className="btn btn--ghost-light btn--sm"
+                  onClick={logout}
+                  disabled={loggingOut}
+                >
                   Logout
                 </button>
               </>

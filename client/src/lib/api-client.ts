@@ -1,4 +1,5 @@
-import { useSessionStore } from '../features/auth/stores/session-store.ts';
+import { readLatestSession, useSessionStore } from './session-store.ts';
+import { recordRotation, refreshJournal, rotatedPair, type TokenPair } from './refresh-journal.ts';
 
 /**
  * The one place the client talks HTTP to the API (spec §7–8).
@@ -21,6 +22,14 @@ export class ApiError extends Error {
 
 export const NETWORK_ERROR_MESSAGE = 'Network error occurred';
 export const DEFAULT_ERROR_MESSAGE = 'Request failed';
+export const NO_REFRESH_TOKEN_MESSAGE = 'No refresh token available';
+export const REFRESH_FAILED_MESSAGE = 'Failed to refresh token';
+export const REFRESH_NETWORK_ERROR_MESSAGE = 'Network error during token refresh';
+/** `code` of the error a call rejects with when its session could not be refreshed. */
+export const SESSION_EXPIRED_CODE = 'SESSION_EXPIRED';
+/** Name of the Web Lock that serialises refreshes across the tabs of one browser. */
+export const REFRESH_LOCK_NAME = 'luxemotors-refresh';
+const REFRESH_PATH = '/api/auth/refresh-token';
 
 export type QueryValue = string | number | boolean | null | undefined;
 export type Query = Record<string, QueryValue>;
@@ -63,6 +72,13 @@ export function isAbortError(error: unknown): boolean {
   );
 }
 
+export const UNEXPECTED_ERROR_MESSAGE = 'An unexpected error occurred';
+
+/** The text to show for a failed call: the server's (or the network) message, else a generic one. */
+export function errorMessage(error: unknown, fallback: string = UNEXPECTED_ERROR_MESSAGE): string {
+  return error instanceof ApiError ? error.message : fallback;
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 interface RequestInitLite {
@@ -71,13 +87,17 @@ interface RequestInitLite {
   signal?: AbortSignal;
 }
 
-async function send(method: Method, path: string, init: RequestInitLite): Promise<Response> {
+async function send(
+  method: Method,
+  path: string,
+  init: RequestInitLite,
+  accessToken: string | null,
+): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   // JSON content type whenever there is a body. (Fastify rejects an *empty* body that
   // claims to be JSON, e.g. on PUT /api/notifications/read-all, so no body → no header.)
   const hasBody = init.body !== undefined;
   if (hasBody) headers['Content-Type'] = 'application/json';
-  const { accessToken } = useSessionStore.getState();
   if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
 
   try {
@@ -122,13 +142,138 @@ async function readResponse<T>(response: Response): Promise<T> {
   return record.data as T;
 }
 
-async function request<T>(method: Method, path: string, init: RequestInitLite = {}): Promise<T> {
-  const response = await send(method, path, init);
+// ── Token refresh (spec §4, §7, §8) ──────────────────────────────────────────────
+// Refresh tokens are rotated: each can be spent once, and presenting a spent one ends the
+// whole session. So at most one refresh may run at a time — per tab (one shared promise)
+// and across tabs (a Web Lock). Inside the lock, a token that another tab already exchanged
+// is never presented again: that tab's result is adopted instead, read from the rotation
+// journal (IndexedDB; see refresh-journal.ts for why localStorage alone is not enough) or
+// from localStorage.
 
-  // ── Token refresh hook (spec §7) ──────────────────────────────────────────────
-  // On a 401 for a non-auth path while a refresh token is held: call
-  // POST /api/auth/refresh-token, store the new tokens, and retry `send(...)` once.
-  // Any refresh failure clears the session. Not implemented yet.
+let refreshInFlight: Promise<string> | null = null;
+
+function refreshError(message: string, status: number): ApiError {
+  useSessionStore.getState().clearSession();
+  void refreshJournal()?.clear().catch(() => undefined);
+  return new ApiError(message, status, { code: SESSION_EXPIRED_CODE });
+}
+
+/** Runs `task` under the cross-tab refresh lock when the browser has Web Locks. */
+function withRefreshLock<T>(task: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (locks && typeof locks.request === 'function') {
+    return locks.request(REFRESH_LOCK_NAME, task) as Promise<T>;
+  }
+  return task();
+}
+
+function adopt(pair: TokenPair): string {
+  useSessionStore.getState().setSession({ accessToken: pair.accessToken, refreshToken: pair.refreshToken });
+  return pair.accessToken;
+}
+
+async function performRefresh(): Promise<string> {
+  const startedWith = useSessionStore.getState().refreshToken;
+  if (!startedWith) throw refreshError(NO_REFRESH_TOKEN_MESSAGE, 401);
+
+  return withRefreshLock(async () => {
+    const latest = readLatestSession();
+    if (!latest.refreshToken) throw refreshError(NO_REFRESH_TOKEN_MESSAGE, 401); // signed out elsewhere
+
+    // Did another tab exchange our token while we waited for the lock? Then use its result.
+    const journal = refreshJournal();
+    const record = journal ? await journal.read().catch(() => null) : null;
+    const rotated = rotatedPair(record, startedWith);
+    if (rotated) return adopt(rotated);
+    if (latest.refreshToken !== startedWith && latest.accessToken) {
+      return adopt({ accessToken: latest.accessToken, refreshToken: latest.refreshToken });
+    }
+    const spending = latest.refreshToken;
+
+    let response: Response;
+    try {
+      response = await fetch(buildUrl(REFRESH_PATH), {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ refreshToken: spending }),
+      });
+    } catch {
+      throw refreshError(REFRESH_NETWORK_ERROR_MESSAGE, 0);
+    }
+
+    let tokens: { accessToken?: unknown; refreshToken?: unknown } | undefined;
+    try {
+      tokens = response.ok ? await readResponse<typeof tokens>(response) : undefined;
+    } catch {
+      tokens = undefined;
+    }
+    if (typeof tokens?.accessToken !== 'string' || typeof tokens.refreshToken !== 'string') {
+      throw refreshError(REFRESH_FAILED_MESSAGE, response.ok ? 500 : response.status);
+    }
+    const pair: TokenPair = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
+    // Journal first (committed before the lock is released, so the next holder sees it), then
+    // this tab's session and localStorage.
+    if (journal) await journal.write(recordRotation(record, spending, pair)).catch(() => undefined);
+    return adopt(pair);
+  });
+}
+
+/**
+ * Exchanges the refresh token for a new pair and resolves to the new access token. Concurrent
+ * callers share one refresh. Any failure clears the session and rejects with an `ApiError`
+ * ('No refresh token available', 'Failed to refresh token' or 'Network error during token refresh').
+ */
+export function refreshAccessToken(): Promise<string> {
+  refreshInFlight ??= performRefresh().finally(() => {
+    refreshInFlight = null;
+  });
+  return refreshInFlight;
+}
+
+/** Seconds since the epoch at which a JWT expires, or null when it cannot be read. */
+export function accessTokenExpiry(token: string): number | null {
+  const payload = token.split('.')[1];
+  if (!payload) return null;
+  try {
+    const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
+    const claims: unknown = JSON.parse(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '=')));
+    const exp = (claims as { exp?: unknown } | null)?.exp;
+    return typeof exp === 'number' && Number.isFinite(exp) ? exp : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An access token good for at least `minValiditySeconds` more, refreshing first when the held one
+ * is missing or about to expire (e.g. before the socket client connects). Null when signed out.
+ * Rejects like `refreshAccessToken` when a needed refresh fails.
+ */
+export async function ensureFreshAccessToken(minValiditySeconds = 30): Promise<string | null> {
+  const { accessToken, refreshToken } = useSessionStore.getState();
+  if (!refreshToken) return accessToken;
+  if (accessToken) {
+    const exp = accessTokenExpiry(accessToken);
+    if (exp === null || exp - Date.now() / 1000 > minValiditySeconds) return accessToken;
+  }
+  return refreshAccessToken();
+}
+
+function mayRefresh(path: string, response: Response): boolean {
+  const normalized = path.startsWith('/') ? path : `/${path}`;
+  return response.status === 401 && !normalized.startsWith('/api/auth/');
+}
+
+async function request<T>(method: Method, path: string, init: RequestInitLite = {}): Promise<T> {
+  const usedToken = useSessionStore.getState().accessToken;
+  const response = await send(method, path, init, usedToken);
+
+  if (mayRefresh(path, response) && useSessionStore.getState().refreshToken) {
+    const current = useSessionStore.getState().accessToken;
+    // A refresh that finished while this call was out already gave us a newer token.
+    const freshToken = current && current !== usedToken ? current : await refreshAccessToken();
+    return readResponse<T>(await send(method, path, init, freshToken));
+  }
 
   return readResponse<T>(response);
 }

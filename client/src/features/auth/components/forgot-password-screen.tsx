@@ -1,6 +1,102 @@
-import { ComingSoon } from '../../../components/ui/coming-soon.tsx';
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { MailIcon } from '../../../components/ui/icons.tsx';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { forgotPassword } from '../api/auth-api.ts';
+import { AuthCard } from './auth-card.tsx';
+import './auth.css';
 
-/** Placeholder: this screen is built in a later issue. */
 export function ForgotPasswordScreen() {
-  return <ComingSoon name="Forgot Password" />;
+  useDocumentTitle('Forgot Password');
+  const emailId = useId();
+  const [email, setEmail] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const address = email.trim();
+    if (!address || submitting) return;
+    setSubmitting(true);
+    setError(null);
+    try {
+      await forgotPassword(address);
+      setSentTo(address);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const backToLogin = (
+    <p>
+      <Link to="/login" className="text-link">
+        Back to Login
+      </Link>
+    </p>
+  );
+
+  if (sentTo) {
+    return (
+      <AuthCard
+        title="Check Your Email"
+        icon={<MailIcon size={40} />}
+        testId="forgot-password-success"
+        subtitle={
+          <>
+            If an account exists for <strong>{sentTo}</strong>, we have sent a link to reset its
+            password. The link is valid for 1 hour.
+          </>
+        }
+        footer={backToLogin}
+      >
+        <div className="auth-actions">
+          <button type="button" className="btn btn--outline btn--block" onClick={() => setSentTo(null)}>
+            Send Another Email
+          </button>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Forgot Your Password?"
+      subtitle="Enter the email address of your account and we will send you a link to set a new password."
+      testId="forgot-password-screen"
+      footer={backToLogin}
+    >
+      {error && <Alert tone="error">{error}</Alert>}
+      <form className="auth-form" onSubmit={handleSubmit}>
+        <div className="field">
+          <label htmlFor={emailId} className="field__label">
+            Email
+          </label>
+          <input
+            id={emailId}
+            className="input"
+            type="email"
+            name="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            autoComplete="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+          />
+        </div>
+        <button
+          type="submit"
+          className="btn btn--primary btn--block btn--lg"
+          disabled={submitting || email.trim() === ''}
+        >
+          {submitting ? 'Sending...' : 'Send Reset Link'}
+        </button>
+      </form>
+    </AuthCard>
+  );
 }

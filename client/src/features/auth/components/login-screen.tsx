@@ -1,6 +1,155 @@
-import { ComingSoon } from '../../../components/ui/coming-soon.tsx';
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { login, resendVerification } from '../api/auth-api.ts';
+import { redirectTarget } from '../lib/redirect-target.ts';
+import { useSessionStore } from '../../../lib/session-store.ts';
+import { AuthCard } from './auth-card.tsx';
+import { PasswordField } from './password-field.tsx';
+import './auth.css';
 
-/** Placeholder: this screen is built in a later issue. */
+const EMAIL_NOT_VERIFIED = 'Email not verified';
+
+type ResendState =
+  | { status: 'idle' }
+  | { status: 'sending' }
+  | { status: 'sent' }
+  | { status: 'error'; message: string };
+
+function isEmailNotVerified(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    (error.code === 'EMAIL_NOT_VERIFIED' || error.message === EMAIL_NOT_VERIFIED)
+  );
+}
+
 export function LoginScreen() {
-  return <ComingSoon name="Sign In" />;
+  useDocumentTitle('Sign In');
+  const navigate = useNavigate();
+  const location = useLocation();
+  const setSession = useSessionStore((s) => s.setSession);
+  const emailId = useId();
+  const passwordId = useId();
+
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notVerified, setNotVerified] = useState(false);
+  const [resend, setResend] = useState<ResendState>({ status: 'idle' });
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting) return;
+    setSubmitting(true);
+    setError(null);
+    setNotVerified(false);
+    setResend({ status: 'idle' });
+    try {
+      const result = await login({ email: email.trim(), password });
+      setSession({
+        accessToken: result.accessToken,
+        refreshToken: result.refreshToken,
+        user: result.user,
+      });
+      navigate(redirectTarget(location.state), { replace: true });
+    } catch (err) {
+      if (isEmailNotVerified(err)) setNotVerified(true);
+      else setError(errorMessage(err));
+      setSubmitting(false);
+    }
+  }
+
+  async function handleResend() {
+    const address = email.trim();
+    if (!address) {
+      setResend({ status: 'error', message: 'Please enter your email address first' });
+      return;
+    }
+    setResend({ status: 'sending' });
+    try {
+      await resendVerification(address);
+      setResend({ status: 'sent' });
+    } catch {
+      setResend({ status: 'error', message: 'Failed to send verification email' });
+    }
+  }
+
+  return (
+    <AuthCard
+      title="Welcome Back"
+      subtitle="Sign in to bid, chat with sellers and buy with escrow protection."
+      testId="login-screen"
+      footer={
+        <p>
+          Don&apos;t have an account?{' '}
+          <Link to="/register" className="text-link">
+            Create one
+          </Link>
+        </p>
+      }
+    >
+      {error && <Alert tone="error">{error}</Alert>}
+
+      {notVerified && (
+        <Alert tone="info" title={EMAIL_NOT_VERIFIED} testId="email-not-verified">
+          <p>Please verify your email address to sign in. Check your inbox for the link.</p>
+          <button
+            type="button"
+            className="btn btn--outline btn--sm alert__action"
+            onClick={handleResend}
+            disabled={resend.status === 'sending'}
+          >
+            {resend.status === 'sending' ? 'Sending...' : 'Resend Verification Email'}
+          </button>
+          {resend.status === 'sent' && (
+            <p className="alert__result alert__result--success">Verification email sent! Check your inbox.</p>
+          )}
+          {resend.status === 'error' && (
+            <p className="alert__result alert__result--error">{resend.message}</p>
+          )}
+        </Alert>
+      )}
+
+      <form className="auth-form" onSubmit={handleSubmit}>
+        <div className="field">
+          <label htmlFor={emailId} className="field__label">
+            Email
+          </label>
+          <input
+            id={emailId}
+            className="input"
+            type="email"
+            name="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            autoComplete="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+          />
+        </div>
+
+        <PasswordField
+          id={passwordId}
+          name="password"
+          label="Password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+          labelAside={
+            <Link to="/forgot-password" className="text-link field__aside">
+              Forgot password?
+            </Link>
+          }
+        />
+
+        <button type="submit" className="btn btn--primary btn--block btn--lg" disabled={submitting}>
+          {submitting ? 'Signing in...' : 'Sign In'}
+        </button>
+      </form>
+    </AuthCard>
+  );
 }

@@ -1,6 +1,158 @@
-import { ComingSoon } from '../../../components/ui/coming-soon.tsx';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { isAcceptablePassword, PASSWORD_RULES_MESSAGE } from '@common/password-rules.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { AlertIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
+import { api, errorMessage } from '../../../lib/api-client.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { resetPassword } from '../api/auth-api.ts';
+import { confirmMismatch, PASSWORDS_DO_NOT_MATCH } from '../lib/password-checklist.ts';
+import { AUTH_REDIRECT_DELAY_MS } from '../lib/redirect-target.ts';
+import { useSessionStore } from '../../../lib/session-store.ts';
+import { AuthCard } from './auth-card.tsx';
+import { MismatchHint, PasswordChecklist } from './password-checklist.tsx';
+import { PasswordField } from './password-field.tsx';
+import './auth.css';
 
-/** Placeholder: this screen is built in a later issue. */
+const MISSING_TOKEN = 'Invalid or missing reset token';
+
+const getProfile = () => api.get<unknown>('/api/users/profile');
+
 export function ResetPasswordScreen() {
-  return <ComingSoon name="Reset Password" />;
+  useDocumentTitle('Reset Password');
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const navigate = useNavigate();
+  const passwordId = useId();
+  const confirmId = useId();
+  const checklistId = useId();
+  const mismatchId = useId();
+
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+
+  const mismatch = confirmMismatch(password, confirm);
+
+  useEffect(() => {
+    if (!done) return;
+    const timer = setTimeout(() => navigate('/login', { replace: true }), AUTH_REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [done, navigate]);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting) return;
+    if (!isAcceptablePassword(password)) {
+      setError(PASSWORD_RULES_MESSAGE);
+      return;
+    }
+    if (password !== confirm) {
+      setError(PASSWORDS_DO_NOT_MATCH);
+      return;
+    }
+    setSubmitting(true);
+    setError(null);
+    try {
+      await resetPassword(token, password);
+      setDone(true);
+      // The server has ended every session of that user. If this browser holds one of them, the
+      // next authenticated call fails to refresh and clears it; make that call now (a session of
+      // another account is left alone).
+      if (useSessionStore.getState().refreshToken) void getProfile().catch(() => undefined);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  if (!token) {
+    return (
+      <AuthCard title="Reset Password" icon={<AlertIcon size={40} />} testId="reset-password-invalid">
+        <p className="auth-error-text" role="alert">
+          {MISSING_TOKEN}
+        </p>
+        <p className="auth-note">Open the link from your reset email, or request a new one.</p>
+        <div className="auth-actions">
+          <Link to="/forgot-password" className="btn btn--primary btn--block">
+            Request a New Link
+          </Link>
+          <Link to="/login" className="btn btn--outline btn--block">
+            Back to Login
+          </Link>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  if (done) {
+    return (
+      <AuthCard
+        title="Password Reset!"
+        icon={<ShieldCheckIcon size={40} />}
+        testId="reset-password-success"
+        subtitle="Your password has been changed. For your security, all devices have been signed out and must log in again with the new password."
+      >
+        <p className="auth-note" role="status">
+          Redirecting you to sign in in 3 seconds...
+        </p>
+        <div className="auth-actions">
+          <Link to="/login" className="btn btn--primary btn--block" replace>
+            Go to Login
+          </Link>
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Set a New Password"
+      subtitle="Choose a strong password. Every device signed in to your account will need to log in again."
+      testId="reset-password-screen"
+      footer={
+        <p>
+          <Link to="/login" className="text-link">
+            Back to Login
+          </Link>
+        </p>
+      }
+    >
+      {error && <Alert tone="error">{error}</Alert>}
+      <form className="auth-form" onSubmit={handleSubmit}>
+        <div className="field-group">
+          <PasswordField
+            id={passwordId}
+            name="newPassword"
+            label="New password"
+            value={password}
+            onChange={setPassword}
+            autoComplete="new-password"
+            describedBy={checklistId}
+          />
+          <PasswordChecklist id={checklistId} password={password} />
+        </div>
+        <div className="field-group">
+          <PasswordField
+            id={confirmId}
+            name="confirmPassword"
+            label="Confirm new password"
+            value={confirm}
+            onChange={setConfirm}
+            autoComplete="new-password"
+            toggleName="confirm password"
+            describedBy={mismatchId}
+            invalid={mismatch}
+          />
+          <MismatchHint id={mismatchId} show={mismatch} />
+        </div>
+        <button type="submit" className="btn btn--primary btn--block btn--lg" disabled={submitting}>
+          {submitting ? 'Resetting...' : 'Reset Password'}
+        </button>
+      </form>
+    </AuthCard>
+  );
 }

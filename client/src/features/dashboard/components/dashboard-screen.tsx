@@ -1,6 +1,147 @@
-import { ComingSoon } from '../../../components/ui/coming-soon.tsx';
+import { useEffect, useId, useState } from 'react';
+import { Navigate, useLocation } from 'react-router-dom';
+import {
+  ActivityIcon,
+  BellIcon,
+  GavelIcon,
+  HeartIcon,
+  LogoutIcon,
+  MessageIcon,
+} from '../../../components/ui/icons.tsx';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { ResendVerificationButton } from '../../auth/components/resend-verification-button.tsx';
+import { useLogout } from '../../auth/hooks/use-logout.ts';
+import { toSessionUser, useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
+import { useNotificationStore } from '../../notifications/stores/notification-store.ts';
+import { getProfile } from '../api/profile.ts';
+import { DashboardTabs } from './dashboard-tabs.tsx';
+import { ProfileCard } from './profile-card.tsx';
+import './dashboard.css';
 
-/** Placeholder: this screen is built in a later issue. */
+/**
+ * The server does not report these counts yet, so the tiles say so instead of showing numbers
+ * (spec's sample values 3, 7, 12, 5 and 24 are deliberately not invented here).
+ */
+const STAT_TILES = [
+  { label: 'Active Bids', hint: 'No active bids yet', Icon: GavelIcon },
+  { label: 'Watchlist', hint: 'No saved cars yet', Icon: HeartIcon },
+  { label: 'Messages', hint: 'No conversations yet', Icon: MessageIcon },
+  { label: 'Activity', hint: 'No recent activity yet', Icon: ActivityIcon },
+] as const;
+
+/** `/dashboard`: signed-in users only; anyone else is sent to /login and brought back after. */
 export function DashboardScreen() {
-  return <ComingSoon name="Dashboard" />;
+  useDocumentTitle('Dashboard');
+  const location = useLocation();
+  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
+  const user = useSessionStore((s) => s.user);
+
+  if (!isAuthenticated || !user) {
+    const from = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate to="/login" replace state={{ from }} />;
+  }
+  return <Dashboard user={user} />;
+}
+
+function Dashboard({ user }: { user: SessionUser }) {
+  const titleId = useId();
+  const unreadCount = useNotificationStore((s) => s.unreadCount);
+  const { logout, pending: loggingOut } = useLogout();
+  const [editing, setEditing] = useState(false);
+  const userId = user.id;
+
+  // The stored copy may be stale (edited in another tab, verified since): re-read it once.
+  useEffect(() => {
+    const controller = new AbortController();
+    getProfile(controller.signal)
+      .then((data) => {
+        const fresh = toSessionUser(data);
+        const { user: current } = useSessionStore.getState();
+        if (fresh && current && fresh.id === current.id) useSessionStore.getState().setSession({ user: fresh });
+      })
+      .catch(() => {
+        // Offline, or the session ended (the API client then clears it and the guard redirects).
+      });
+    return () => controller.abort();
+  }, [userId]);
+
+  function editFromSettings() {
+    setEditing(true);
+    document.getElementById('profile')?.scrollIntoView({ block: 'start' });
+  }
+
+  const firstName = user.name.trim().split(/\s+/)[0] || user.name;
+
+  return (
+    <div className="dashboard" data-testid="dashboard">
+      <section className="dash-hero" aria-labelledby={titleId}>
+        <div className="container dash-hero__inner">
+          <div>
+            <p className="eyebrow">Your dashboard</p>
+            <h1 id={titleId} className="dash-hero__title">
+              Welcome back, {firstName}
+            </h1>
+            <p className="dash-hero__lead">Your profile, bids, saved cars and conversations in one place.</p>
+          </div>
+          <div className="dash-hero__actions">
+            <p className="notif-pill" data-testid="dashboard-unread">
+              <BellIcon size={18} />
+              <span className="notif-pill__count">{unreadCount}</span>
+              <span>{unreadCount === 1 ? 'unread notification' : 'unread notifications'}</span>
+            </p>
+            <button type="button" className="btn btn--ghost-light" onClick={logout} disabled={loggingOut}>
+              <LogoutIcon size={18} />
+              Logout
+            </button>
+          </div>
+        </div>
+      </section>
+
+      <div className="container dash-body">
+        {!user.email_verified && (
+          <div className="alert alert--warning dash-verify" role="region" aria-label="Email verification">
+            <div className="alert__body">
+              <p className="alert__title">Please verify your email address</p>
+              <p>
+                We sent a link to <strong>{user.email}</strong>. Verification unlocks live chat,
+                bidding and escrow.
+              </p>
+              <ResendVerificationButton email={user.email} className="link-button" />
+            </div>
+          </div>
+        )}
+
+        <div className="dash-grid">
+          <div id="profile" className="dash-grid__side">
+            <ProfileCard
+              user={user}
+              editing={editing}
+              onEdit={() => setEditing(true)}
+              onDone={() => setEditing(false)}
+            />
+          </div>
+
+          <div className="dash-grid__main">
+            <ul className="stat-grid" aria-label="Your activity at a glance">
+              {STAT_TILES.map(({ label, hint, Icon }) => (
+                <li key={label} className="stat-tile" data-testid="stat-tile">
+                  <span className="stat-tile__icon">
+                    <Icon size={20} />
+                  </span>
+                  <p className="stat-tile__label">{label}</p>
+                  <p className="stat-tile__value">
+                    <span aria-hidden="true">—</span>
+                    <span className="sr-only">none yet</span>
+                  </p>
+                  <p className="stat-tile__hint">{hint}</p>
+                </li>
+              ))}
+            </ul>
+
+            <DashboardTabs onEditProfile={editFromSettings} />
+          </div>
+        </div>
+      </div>
+    </div>
+  );
 }

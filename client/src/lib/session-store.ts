@@ -1,13 +1,35 @@
 import { create } from 'zustand';
 
-/** The signed-in user as the client keeps it (spec §3 "User (stored locally)"). */
+/** The signed-in user as the client keeps it (spec §3 "User (stored locally)"; contract `User`). */
 export interface SessionUser {
   id: number;
   name: string;
   email: string;
   email_verified: boolean;
   avatar: string | null;
+  bio: string | null;
+  phone: string | null;
+  location: string | null;
   created_at: string;
+}
+
+const nullableString = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** Validates and normalises a user from the server or from storage; null when it is not one. */
+export function toSessionUser(value: unknown): SessionUser | null {
+  if (!isSessionUser(value)) return null;
+  const v = value as unknown as Record<string, unknown>;
+  return {
+    id: value.id,
+    name: value.name,
+    email: value.email,
+    email_verified: value.email_verified,
+    avatar: nullableString(v.avatar),
+    bio: nullableString(v.bio),
+    phone: nullableString(v.phone),
+    location: nullableString(v.location),
+    created_at: typeof v.created_at === 'string' ? v.created_at : '',
+  };
 }
 
 export interface SessionData {
@@ -40,7 +62,7 @@ function storage(): Storage | null {
   }
 }
 
-function isSessionUser(value: unknown): value is SessionUser {
+function isSessionUser(value: unknown): value is Pick<SessionUser, 'id' | 'name' | 'email' | 'email_verified'> {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
@@ -59,10 +81,7 @@ export function readStoredSession(): SessionData {
   const rawUser = s.getItem(STORAGE_KEYS.user);
   if (rawUser) {
     try {
-      const parsed: unknown = JSON.parse(rawUser);
-      if (isSessionUser(parsed)) {
-        user = { ...parsed, avatar: parsed.avatar ?? null, created_at: parsed.created_at ?? '' };
-      }
+      user = toSessionUser(JSON.parse(rawUser));
     } catch {
       user = null;
     }
@@ -72,6 +91,18 @@ export function readStoredSession(): SessionData {
     refreshToken: s.getItem(STORAGE_KEYS.refreshToken) || null,
     user,
   };
+}
+
+/**
+ * The freshest session this tab can know: what is in storage (another tab may have rotated the
+ * tokens a moment ago, before its `storage` event reached us), or memory when storage is unusable.
+ */
+export function readLatestSession(): SessionData {
+  if (!storage()) {
+    const { accessToken, refreshToken, user } = useSessionStore.getState();
+    return { accessToken, refreshToken, user };
+  }
+  return readStoredSession();
 }
 
 function writeStoredSession(data: SessionData): void {

@@ -1,0 +1,66 @@
+import { useState, type ReactNode } from 'react';
+import { EyeIcon, EyeOffIcon } from '../../../components/ui/icons.tsx';
+
+/** A password input with a show/hide toggle. `toggleName` is the toggle's accessible noun. */
+export function PasswordField({
+  id,
+  label,
+  value,
+  onChange,
+  autoComplete,
+  toggleName = 'password',
+  describedBy,
+  invalid = false,
+  labelAside,
+  name,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  autoComplete: 'current-password' | 'new-password';
+  toggleName?: string;
+  describedBy?: string;
+  invalid?: boolean;
+  /** Shown at the end of the label row, e.g. the "Forgot password?" link. */
+  labelAside?: ReactNode;
+  name?: string;
+}) {
+  const [shown, setShown] = useState(false);
+  return (
+    <div className="field">
+      <div className="field__label-row">
+        <label htmlFor={id} className="field__label">
+          {label}
+        </label>
+        {labelAside}
+      </div>
+      <div className="input-group">
+        <input
+          id={id}
+          name={name}
+          className="input input--with-action"
+          type={shown ? 'text' : 'password'}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          autoComplete={autoComplete}
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          required
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+        />
+        <button
+          type="button"
+          className="input-group__action"
+          aria-label={`${shown ? 'Hide' : 'Show'} ${toggleName}`}
+          aria-controls={id}
+          onClick={() => setShown((s) => !s)}
+        >
+          {shown ? <EyeOffIcon size={20} /> : <EyeIcon size={20} />}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { PASSWORD_RULES, type PasswordRule } from '@common/password-rules.ts';
+
+export interface ChecklistItem {
+  id: PasswordRule['id'];
+  label: string;
+  met: boolean;
+}
+
+/** The live checklist under a new-password field, straight from the shared policy. */
+export function passwordChecklist(password: string): ChecklistItem[] {
+  return PASSWORD_RULES.map((rule) => ({ id: rule.id, label: rule.label, met: rule.test(password) }));
+}
+
+export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
+
+/** The live hint under a confirm-password field: only once something has been typed there. */
+export function confirmMismatch(password: string, confirm: string): boolean {
+  return confirm !== '' && confirm !== password;
+}
