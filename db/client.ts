@@ -25,8 +25,11 @@ export interface DatabaseHandle {
   driver: 'postgres' | 'pglite';
   /** Applies pending migrations; safe to call from several processes at once. */
   migrate(): Promise<void>;
-  /** Runs `work` while holding a database-wide lock, so only one process seeds or migrates at a time. */
-  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` while holding a database-wide lock, so only one process seeds or migrates at a
+   * time.
+   */
+  exclusive<T>(work: (db: Database) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -60,15 +63,15 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
   });
   const db = drizzlePostgres(client, { schema, casing: 'snake_case' }) as unknown as Database;
 
-  const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
-    // Session-level advisory locks belong to one connection, so hold one for the whole critical section.
-    const reserved = await client.reserve();
+  const exclusive = async <T>(work: (db: Database) => Promise<T>): Promise<T> => {
+    // A session-level advisory lock belongs to one connection. It is held on a connection of its
+    // own, outside the pool, so the work can never wait for the slot the lock occupies.
+    const lockHolder = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: 'luxemotors-lock' } });
     try {
-      await reserved`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
-      return await work();
+      await lockHolder`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+      return await work(db);
     } finally {
-      await reserved`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});
-      reserved.release();
+      await lockHolder.end({ timeout: 5 });
     }
   };
 
@@ -76,10 +79,7 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     db,
     driver: 'postgres',
     exclusive,
-    migrate: () =>
-      exclusive(() =>
-        migratePostgres(drizzlePostgres(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER }),
-      ),
+    migrate: () => exclusive(() => migratePostgres(drizzlePostgres(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER })),
     ping: async () => {
       await client`select 1`;
     },
@@ -112,7 +112,7 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     db,
     driver: 'pglite',
     // One process owns the folder (see lockDataFolder) and PGlite runs one query at a time.
-    exclusive: (work) => work(),
+    exclusive: (work) => work(db),
     migrate: () => migratePglite(drizzlePglite(pglite, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER }),
     ping: async () => {
       await db.execute(sql`select 1`);

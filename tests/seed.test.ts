@@ -37,6 +37,7 @@ describe('preparing a new database', () => {
 
   it('adds generated cars in bulk that the listing can search and filter', async () => {
     await seedGeneratedCars(t.database.db, 600, { batchSize: 250 });
+    t.app.services.cars.clearListingCache();
     const all = (await t.app.inject({ method: 'GET', url: '/api/cars?limit=50&page=3' })).json().data;
     expect(all.pagination.total).toBe(SAMPLE_CARS.length + 600);
     expect(all.cars).toHaveLength(50);

@@ -39,6 +39,8 @@ export type CarStatus = (typeof CAR_STATUSES)[number];
 
 const quoted = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
+const listed = sql.raw(`"status" = 'active'`);
+
 export const cars = pgTable(
   'cars',
   {
@@ -80,19 +82,17 @@ export const cars = pgTable(
     check('cars_status', sql`${t.status} in (${quoted(CAR_STATUSES)})`),
     check('cars_bids_consistent', sql`${t.currentBids} >= 0 and (${t.currentBids} = 0) = (${t.highestBid} is null)`),
     index('cars_seller_idx').on(t.sellerId),
-    index('cars_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
-    // Sort keys; `id` breaks ties so pages never overlap.
-    index('cars_price_idx').on(t.price, t.id),
-    index('cars_year_idx').on(t.year, t.id),
-    index('cars_popular_idx').on(t.currentBids.desc(), t.createdAt.desc(), t.id.desc()),
-    index('cars_body_style_price_idx').on(t.bodyStyle, t.price, t.id),
-    index('cars_body_style_year_idx').on(t.bodyStyle, t.year, t.id),
-    index('cars_below_market_price_idx')
-      .on(t.price, t.id)
-      .where(sql`${t.price} < ${t.marketValue}`),
-    index('cars_below_market_year_idx')
-      .on(t.year, t.id)
-      .where(sql`${t.price} < ${t.marketValue}`),
+    // Listing indexes cover only listed cars (the listing always filters on status), which also
+    // lets deep pages be answered from the index alone. `id` breaks ties so pages never overlap.
+    index('cars_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`).where(listed),
+    index('cars_price_idx').on(t.price, t.id).where(listed),
+    index('cars_year_idx').on(t.year, t.id).where(listed),
+    // Ascending, read backwards for the all-descending popular order (so NULLS ordering matches).
+    index('cars_popular_idx').on(t.currentBids, t.createdAt, t.id).where(listed),
+    index('cars_body_style_price_idx').on(t.bodyStyle, t.price, t.id).where(listed),
+    index('cars_body_style_year_idx').on(t.bodyStyle, t.year, t.id).where(listed),
+    index('cars_below_market_price_idx').on(t.price, t.id).where(sql`${listed} and ${t.price} < ${t.marketValue}`),
+    index('cars_below_market_year_idx').on(t.year, t.id).where(sql`${listed} and ${t.price} < ${t.marketValue}`),
   ],
 );
 

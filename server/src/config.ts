@@ -26,6 +26,8 @@ export interface AppConfig {
   /** Size of the PostgreSQL connection pool (ignored for the embedded database). */
   dbPoolSize: number;
   rateLimits: RateLimitConfig;
+  /** How long listing results (which cars, their order, totals) are reused; 0 disables. */
+  listingCacheSeconds: number;
 }
 
 /**
@@ -121,6 +123,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const trustProxyRaw = text('TRUST_PROXY');
   const trustProxy = trustProxyRaw === undefined ? false : trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : trustProxyRaw;
   const dbPoolSize = integer('DB_POOL_SIZE', 10, 1, 200);
+  const listingCacheSeconds = integer('LISTING_CACHE_SECONDS', 10, 0, 3_600);
   const rateLimits: RateLimitConfig = {
     loginPerAddressPerHour: integer('RATE_LIMIT_LOGIN_PER_IP', 100, 1, 1_000_000),
     registerPerAddressPerHour: integer('RATE_LIMIT_REGISTER_PER_IP', 30, 1, 1_000_000),
@@ -155,6 +158,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy,
     dbPoolSize,
     rateLimits,
+    listingCacheSeconds,
   };
 }
 

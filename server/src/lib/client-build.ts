@@ -25,7 +25,8 @@ export function ensureClientBuild(log: (message: string) => void = console.log):
   const build = spawnSync(
     process.execPath,
     [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'client/vite.config.ts', '--logLevel', 'warn'],
-    { cwd: root, stdio: 'inherit' },
+    // Always a production build, even when started from a test runner that sets NODE_ENV=test.
+    { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } },
   );
   if (build.status !== 0) throw new Error('The web app failed to build; see the errors above.');
 }

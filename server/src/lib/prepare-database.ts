@@ -11,7 +11,7 @@ export async function prepareDatabase(database: DatabaseHandle, log: Pick<Fastif
   const started = Date.now();
   await database.migrate();
   const local = database.driver === 'pglite';
-  const seeded = await database.exclusive(() => seedIfEmpty(database.db, { sellerPassword: local ? DEMO_SELLER_PASSWORD : null }));
+  const seeded = await database.exclusive((db) => seedIfEmpty(db, { sellerPassword: local ? DEMO_SELLER_PASSWORD : null }));
   log.info({ ms: Date.now() - started, seeded }, seeded ? 'database migrated and sample data seeded' : 'database migrated');
   if (seeded && local) {
     log.info(`sample seller accounts (local only): ${SAMPLE_SELLER_EMAILS.join(', ')} with password ${DEMO_SELLER_PASSWORD}`);

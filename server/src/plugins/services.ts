@@ -14,7 +14,7 @@ import { DashboardService } from '../services/dashboard.ts';
 export default fp(
   async function services(app: FastifyInstance) {
     const notifications = new NotificationsService(app.db, app.events);
-    const cars = new CarsService(app.db, app.viewerCounts);
+    const cars = new CarsService(app.db, app.viewerCounts, { listingCacheMs: app.config.listingCacheSeconds * 1000 });
     app.decorate('services', {
       cars,
       notifications,

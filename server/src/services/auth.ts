@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../../db/client.ts';
 import { emailTokens, refreshTokens, sessions, users, type EmailTokenKind } from '../../../db/schema/index.ts';
 import { PASSWORD_RULES_MESSAGE, unmetPasswordRules } from '../../../common/password-rules.ts';
@@ -68,7 +68,24 @@ export interface ActiveSession {
 }
 
 export class AuthService {
-  constructor(private readonly deps: AuthServiceDeps) {}
+  /** Runs on every authenticated request, so it is built once. */
+  private readonly activeSessionQuery;
+
+  constructor(private readonly deps: AuthServiceDeps) {
+    this.activeSessionQuery = deps.db
+      .select({ userId: users.id, name: users.name, emailVerified: users.emailVerified })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          eq(sessions.id, sql.placeholder('sessionId')),
+          eq(sessions.userId, sql.placeholder('userId')),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, sql.placeholder('now')),
+        ),
+      )
+      .prepare('active_session');
+  }
 
   private get db() {
     return this.deps.db;
@@ -251,11 +268,7 @@ export class AuthService {
   /** The session behind an access token, if it is still active; checked on every authenticated request. */
   async activeSession(sessionId: string, userId: number): Promise<ActiveSession | null> {
     if (!UUID.test(sessionId)) return null;
-    const [row] = await this.db
-      .select({ userId: users.id, name: users.name, emailVerified: users.emailVerified })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.now())));
+    const [row] = await this.activeSessionQuery.execute({ sessionId, userId, now: this.now().toISOString() });
     return row ? { sessionId, ...row } : null;
   }
 

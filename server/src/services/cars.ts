@@ -3,6 +3,7 @@ import type { Database } from '../../../db/client.ts';
 import { cars, reviews, sellers } from '../../../db/schema/index.ts';
 import { normalizeSearchText } from '../../../db/search-text.ts';
 import { notFound } from '../lib/errors.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
 
 export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market'] as const;
 export type ListingFilter = (typeof LISTING_FILTERS)[number];
@@ -178,22 +179,74 @@ interface ListingRow {
   currentBids: number;
 }
 
+export interface CarsServiceOptions {
+  /**
+   * How long a listing query's result (which cars, in which order, and the total) is reused.
+   * Rows are always read fresh, so counters shown are current; only membership and order can
+   * lag, and they change only when the catalogue does. 0 disables caching.
+   */
+  listingCacheMs?: number;
+}
+
 export class CarsService {
+  private readonly totals: TtlCache<number>;
+  private readonly pageIds: TtlCache<number[]>;
+  // The hot reads are built once: building a drizzle query costs more than running it.
+  private readonly rowsByIdsQuery;
+  private readonly detailQuery;
+  private readonly reviewsQuery;
+
   constructor(
     private readonly db: Database,
     private readonly viewers: ViewerCounts = noViewers,
-  ) {}
+    options: CarsServiceOptions = {},
+  ) {
+    this.totals = new TtlCache(options.listingCacheMs ?? 0);
+    this.pageIds = new TtlCache(options.listingCacheMs ?? 0);
+    this.rowsByIdsQuery = db
+      .select(listingColumns)
+      .from(cars)
+      .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+      .where(sql`${cars.id} = any(${sql.placeholder('ids')}::int[])`)
+      .prepare('cars_by_ids');
+    this.detailQuery = db
+      .select({ car: cars, seller: { id: sellers.id, name: sellers.name, rating: sellers.rating, verified: sellers.verified } })
+      .from(cars)
+      .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+      .where(eq(cars.id, sql.placeholder('id')))
+      .prepare('car_detail');
+    this.reviewsQuery = db
+      .select()
+      .from(reviews)
+      .where(eq(reviews.carId, sql.placeholder('carId')))
+      .orderBy(desc(reviews.createdAt), desc(reviews.id))
+      .prepare('car_reviews');
+  }
+
+  /** Forgets cached listing results, after the catalogue itself changed. */
+  clearListingCache(): void {
+    this.totals.clear();
+    this.pageIds.clear();
+  }
 
   async list(query: ListingQuery): Promise<{ cars: CarListItem[]; pagination: Pagination }> {
     const conditions = listingConditions(query);
     const offset = (query.page - 1) * query.limit;
-    const [rows, totals] = await Promise.all([
-      query.sort === 'popular' ? this.popularPage(conditions, offset, query.limit) : this.page(conditions, listingOrder(query.sort), offset, query.limit),
-      this.db.select({ total: count() }).from(cars).where(and(...conditions)),
+    const criteria = JSON.stringify([query.filter, parseSearch(query.search)]);
+    const [rows, total] = await Promise.all([
+      // Popular order moves with live viewers and bids, so it is never cached.
+      query.sort === 'popular'
+        ? this.popularPage(conditions, offset, query.limit)
+        : this.pageIds
+            .get(`${criteria}|${query.sort}|${offset}|${query.limit}`, async () =>
+              (await this.page(conditions, listingOrder(query.sort), offset, query.limit)).map((row) => row.id),
+            )
+            .then((ids) => this.rowsByIds(ids)),
+      this.totals.get(criteria, async () => (await this.db.select({ total: count() }).from(cars).where(and(...conditions)))[0]?.total ?? 0),
     ]);
     return {
       cars: rows.map((row) => this.toListItem(row)),
-      pagination: paginate(totals[0]?.total ?? 0, query.page, query.limit),
+      pagination: paginate(total, query.page, query.limit),
     };
   }
 
@@ -223,13 +276,14 @@ export class CarsService {
 
   /** The given cars in the listing shape, in the order given; unknown ids are skipped. */
   async listByIds(ids: number[]): Promise<CarListItem[]> {
+    return (await this.rowsByIds(ids)).map((row) => this.toListItem(row));
+  }
+
+  private async rowsByIds(ids: number[]): Promise<ListingRow[]> {
     if (ids.length === 0) return [];
-    const rows = await this.page([inArray(cars.id, ids)], [asc(cars.id)], 0, ids.length);
+    const rows = await this.rowsByIdsQuery.execute({ ids });
     const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [this.toListItem(row)] : [];
-    });
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   private toListItem(row: ListingRow): CarListItem {
@@ -251,30 +305,23 @@ export class CarsService {
     };
   }
 
+  /**
+   * One page in `order`. The page's ids are found first, from the listing indexes alone, and
+   * only those rows are then read and joined: deep pages skip over index entries, not rows.
+   */
   private page(conditions: SQL[], order: SQL[], offset: number, limit: number): Promise<ListingRow[]> {
+    const pageIds = this.db.select({ id: cars.id }).from(cars).where(and(...conditions)).orderBy(...order).limit(limit).offset(offset);
     return this.db
       .select(listingColumns)
       .from(cars)
       .innerJoin(sellers, eq(sellers.id, cars.sellerId))
-      .where(and(...conditions))
-      .orderBy(...order)
-      .limit(limit)
-      .offset(offset);
+      .where(inArray(cars.id, pageIds))
+      .orderBy(...order);
   }
 
   async get(id: number): Promise<CarDetail> {
-    const [row] = await this.db
-      .select({ car: cars, seller: { id: sellers.id, name: sellers.name, rating: sellers.rating, verified: sellers.verified } })
-      .from(cars)
-      .innerJoin(sellers, eq(sellers.id, cars.sellerId))
-      .where(eq(cars.id, id))
-      .limit(1);
+    const [[row], carReviews] = await Promise.all([this.detailQuery.execute({ id }), this.reviewsQuery.execute({ carId: id })]);
     if (!row) throw notFound('Car not found');
-    const carReviews = await this.db
-      .select()
-      .from(reviews)
-      .where(eq(reviews.carId, id))
-      .orderBy(desc(reviews.createdAt), desc(reviews.id));
     const { car, seller } = row;
     return {
       id: car.id,

@@ -11,6 +11,18 @@ const HealthBody = Type.Object({
 
 const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
+    '/health/live',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness: answers while the process runs, without touching the database (also the benchmark baseline)',
+        response: { 200: Type.Object({ data: Type.Object({ status: Type.String() }) }) },
+      },
+    },
+    async () => ({ data: { status: 'ok' } }),
+  );
+
+  app.get(
     '/health',
     {
       schema: {
