@@ -110,7 +110,7 @@ describe('live chat', () => {
     expect(res.statusCode).toBe(201);
     const message = res.json().data;
     expect(message).toEqual({ id: expect.any(Number), carId, userId: author.id, userName: 'Morgan <b>Bold</b>', message: text, timestamp: expect.any(String), type: 'question' });
-    expect(await pushed).toEqual(message);
+    expect(await pushed).toEqual({ ...message, emittedAt: expect.any(Number) });
 
     const history = (await api('GET', `/api/chat/car/${carId}`)).json().data.messages;
     expect(history.at(-1)).toEqual(message);
@@ -396,5 +396,22 @@ describe('plain WebSocket feed', () => {
     const user = await createUser(t);
     const { ws } = await open({ token: user.accessToken });
     ws.close();
+  });
+});
+
+describe('metrics', () => {
+  it('exposes Prometheus metrics for requests, sockets, events and bids', async () => {
+    const socket = await connect();
+    await emitAck(socket, 'car:join', { carId: freshCar() });
+    await api('GET', '/api/cars');
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    for (const name of ['http_request_duration_seconds_bucket{', 'socketio_connected_sockets', 'socketio_rooms', 'realtime_events_emitted_total', 'bids_total', 'nodejs_eventloop_lag_p99_seconds', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes']) {
+      expect(res.body, name).toContain(name);
+    }
+    expect(res.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/cars",status_code="200"\} [1-9]/);
+    expect(Number(/^socketio_connected_sockets (\d+)/m.exec(res.body)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(res.body).toMatch(/bids_total\{result="accepted"\} [1-9]/);
   });
 });

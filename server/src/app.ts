@@ -21,6 +21,7 @@ import testimonialRoutes from './routes/api/testimonials/index.ts';
 import supportRoutes from './routes/api/support/index.ts';
 import watchlistRoutes from './routes/api/watchlist/index.ts';
 import redisPlugin from './plugins/redis.ts';
+import metricsPlugin from './plugins/metrics.ts';
 import servicesPlugin from './plugins/services.ts';
 import carFeedPlugin from './realtime/car-feed.ts';
 import socketServerPlugin from './realtime/socket-server.ts';
@@ -88,6 +89,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(rateLimitsPlugin);
   await app.register(authPlugin);
   await app.register(carFeedPlugin);
+  await app.register(metricsPlugin);
   await app.register(socketServerPlugin);
   await app.register(servicesPlugin);
   await app.register(eventBridgePlugin);

@@ -28,6 +28,7 @@ export interface AppConfig {
   rateLimits: RateLimitConfig;
   /** How long listing results (which cars, their order, totals) are reused; 0 disables. */
   listingCacheSeconds: number;
+  metrics: { enabled: boolean; token: string | null };
 }
 
 /**
@@ -124,6 +125,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const trustProxy = trustProxyRaw === undefined ? false : trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : trustProxyRaw;
   const dbPoolSize = integer('DB_POOL_SIZE', 10, 1, 200);
   const listingCacheSeconds = integer('LISTING_CACHE_SECONDS', 10, 0, 3_600);
+  const metrics = { enabled: flag('METRICS', true), token: text('METRICS_TOKEN') ?? null };
   const rateLimits: RateLimitConfig = {
     loginPerAddressPerHour: integer('RATE_LIMIT_LOGIN_PER_IP', 100, 1, 1_000_000),
     registerPerAddressPerHour: integer('RATE_LIMIT_REGISTER_PER_IP', 30, 1, 1_000_000),
@@ -159,6 +161,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dbPoolSize,
     rateLimits,
     listingCacheSeconds,
+    metrics,
   };
 }
 

@@ -8,7 +8,15 @@ import { carRoom, carSummaryRoom, sessionRoom, userRoom } from './rooms.ts';
  */
 export default fp(
   async function eventBridge(app: FastifyInstance) {
-    const { io, events, carFeed } = app;
+    const { io, events, carFeed, metrics } = app;
+    /**
+     * Every pushed payload carries `emittedAt` (epoch ms) so clients on the same clock, such as
+     * the load generator, can measure fan-out latency.
+     */
+    const stamped = <T extends object>(event: string, payload: T): T & { emittedAt: number } => {
+      metrics.eventsEmitted.inc({ event });
+      return { ...payload, emittedAt: Date.now() };
+    };
 
     /** Car events also reach plain-WebSocket subscribers, on this process and the others. */
     const toCarFeed = (carId: number, event: string, payload: unknown) => {
@@ -19,21 +27,27 @@ export default fp(
 
     const unsubscribe = [
       events.subscribe('chat.posted', ({ message }) => {
-        io.to(carRoom(message.carId)).emit('chat:message', message);
-        toCarFeed(message.carId, 'chat:message', message);
+        const payload = stamped('chat:message', message);
+        io.to(carRoom(message.carId)).emit('chat:message', payload);
+        toCarFeed(message.carId, 'chat:message', payload);
       }),
       events.subscribe('bid.placed', (event) => {
-        io.to(carRoom(event.carId)).emit('bid:placed', event);
-        io.to(carSummaryRoom(event.carId)).emit('car:summary', { carId: event.carId, currentBids: event.currentBids, highestBid: event.highestBid });
-        toCarFeed(event.carId, 'bid:placed', event);
+        const payload = stamped('bid:placed', event);
+        io.to(carRoom(event.carId)).emit('bid:placed', payload);
+        io.to(carSummaryRoom(event.carId)).emit(
+          'car:summary',
+          stamped('car:summary', { carId: event.carId, currentBids: event.currentBids, highestBid: event.highestBid }),
+        );
+        toCarFeed(event.carId, 'bid:placed', payload);
       }),
       events.subscribe('notification.created', ({ userId, notification }) => {
-        io.to(userRoom(userId)).emit('notification:new', notification);
+        io.to(userRoom(userId)).emit('notification:new', stamped('notification:new', notification));
       }),
       events.subscribe('notifications.read', ({ userId, unreadCount }) => {
-        io.to(userRoom(userId)).emit('notification:unread', { unreadCount });
+        io.to(userRoom(userId)).emit('notification:unread', stamped('notification:unread', { unreadCount }));
       }),
       events.subscribe('session.revoked', ({ sessionId }) => {
+        metrics.eventsEmitted.inc({ event: 'session:revoked' });
         io.to(sessionRoom(sessionId)).emit('session:revoked', {});
         io.in(sessionRoom(sessionId)).disconnectSockets(true);
         carFeed.closeSession(sessionId);
@@ -43,5 +57,5 @@ export default fp(
     io.on('session-revoked', (sessionId) => carFeed.closeSession(sessionId));
     app.addHook('onClose', async () => unsubscribe.forEach((off) => off()));
   },
-  { name: 'event-bridge', dependencies: ['socket-server', 'car-feed'] },
+  { name: 'event-bridge', dependencies: ['socket-server', 'car-feed', 'metrics'] },
 );

@@ -18,13 +18,16 @@ import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
 
 export type Ack<T> = (response: { ok: true; data: T } | { ok: false; error: string; code: string }) => void;
 
+/** Pushed payloads carry the server's send time (epoch ms) for latency measurement. */
+type Stamped<T> = T & { emittedAt: number };
+
 export interface ServerToClientEvents {
-  'chat:message': (message: ChatMessage) => void;
-  'bid:placed': (event: { carId: number; bid: Bid; currentBids: number; highestBid: number }) => void;
-  'car:viewers': (event: { carId: number; count: number }) => void;
-  'car:summary': (event: { carId: number; currentBids?: number; highestBid?: number | null; viewers?: number }) => void;
-  'notification:new': (notification: Notification) => void;
-  'notification:unread': (event: { unreadCount: number }) => void;
+  'chat:message': (message: Stamped<ChatMessage>) => void;
+  'bid:placed': (event: Stamped<{ carId: number; bid: Bid; currentBids: number; highestBid: number }>) => void;
+  'car:viewers': (event: Stamped<{ carId: number; count: number }>) => void;
+  'car:summary': (event: Stamped<{ carId: number; currentBids?: number; highestBid?: number | null; viewers?: number }>) => void;
+  'notification:new': (notification: Stamped<Notification>) => void;
+  'notification:unread': (event: Stamped<{ unreadCount: number }>) => void;
   'session:revoked': (event: Record<string, never>) => void;
 }
 
@@ -174,11 +177,13 @@ export default fp(
     // Viewer counts go out once per tick per car, to this process's own sockets only: every
     // process sends the same cluster-wide total to its own viewers, so nobody gets it twice.
     presence.onChange((changes) => {
+      const emittedAt = Date.now();
       for (const [carId, count] of changes) {
-        io.local.to(carRoom(carId)).volatile.emit('car:viewers', { carId, count });
-        io.local.to(carSummaryRoom(carId)).volatile.emit('car:summary', { carId, viewers: count });
-        app.carFeed.deliver(carId, 'car:viewers', { carId, count });
+        io.local.to(carRoom(carId)).volatile.emit('car:viewers', { carId, count, emittedAt });
+        io.local.to(carSummaryRoom(carId)).volatile.emit('car:summary', { carId, viewers: count, emittedAt });
+        app.carFeed.deliver(carId, 'car:viewers', { carId, count, emittedAt });
       }
+      app.metrics.eventsEmitted.inc({ event: 'car:viewers' }, changes.size);
     });
     presence.start();
 
@@ -191,7 +196,7 @@ export default fp(
       await adapterClient?.quit().catch(() => adapterClient?.disconnect());
     });
   },
-  { name: 'socket-server', dependencies: ['auth', 'redis', 'car-feed'] },
+  { name: 'socket-server', dependencies: ['auth', 'redis', 'car-feed', 'metrics'] },
 );
 
 /** A refusal the client caused, answered through the ack. */

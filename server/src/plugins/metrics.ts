@@ -1,0 +1,93 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { sql } from 'drizzle-orm';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * Prometheus metrics at GET /metrics: request durations by route, sockets and rooms, events
+ * pushed by type, bids accepted and rejected, database connections, and Node's own figures
+ * (event-loop delay, heap, RSS). METRICS=false turns it off; METRICS_TOKEN requires
+ * `Authorization: Bearer <token>`.
+ */
+export class AppMetrics {
+  readonly registry = new Registry();
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  readonly eventsEmitted = new Counter({
+    name: 'realtime_events_emitted_total',
+    help: 'Events pushed to clients, by event name (one per broadcast, not per recipient)',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  });
+  readonly bids = new Counter({
+    name: 'bids_total',
+    help: 'Bids resolved, by result',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly sockets = new Gauge({ name: 'socketio_connected_sockets', help: 'Socket.IO connections on this process', registers: [this.registry] });
+  readonly rooms = new Gauge({ name: 'socketio_rooms', help: 'Socket.IO rooms on this process', registers: [this.registry] });
+  readonly viewedCars = new Gauge({ name: 'presence_viewed_cars', help: 'Cars with at least one viewer (all processes)', registers: [this.registry] });
+  readonly dbConnections = new Gauge({
+    name: 'db_connections',
+    help: "This app's PostgreSQL connections by state (all processes), read at scrape time",
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
+  }
+}
+
+export default fp(
+  async function metrics(app: FastifyInstance) {
+    const metrics = new AppMetrics();
+    app.decorate('metrics', metrics);
+    if (!app.config.metrics.enabled) return;
+
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url;
+      if (!route || route === '/metrics') return;
+      metrics.httpDuration.observe({ method: request.method, route, status_code: reply.statusCode }, reply.elapsedTime / 1000);
+      if (route === '/api/bids' && request.method === 'POST') {
+        metrics.bids.inc({ result: reply.statusCode === 201 ? 'accepted' : reply.statusCode === 409 ? 'rejected' : 'refused' });
+      }
+    });
+
+    const token = app.config.metrics.token ? Buffer.from(`Bearer ${app.config.metrics.token}`) : null;
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      if (token) {
+        const given = Buffer.from(request.headers.authorization ?? '');
+        if (given.length !== token.length || !timingSafeEqual(given, token)) {
+          return reply.status(401).send({ error: 'Metrics need a valid token', code: 'UNAUTHORIZED' });
+        }
+      }
+      metrics.sockets.set(app.io.engine.clientsCount);
+      metrics.rooms.set(app.io.of('/').adapter.rooms.size);
+      metrics.viewedCars.set(app.presence.ranking().length);
+      if (app.database.driver === 'postgres') {
+        // postgres.js returns rows as an array. The migration lock holder names itself differently.
+        const states = (await app.database.db
+          .execute(sql`select state, count(*)::int as n from pg_stat_activity where application_name = 'luxemotors' group by state`)
+          .catch(() => [])) as unknown as { state: string | null; n: number }[];
+        metrics.dbConnections.reset();
+        for (const row of states) metrics.dbConnections.set({ state: row.state ?? 'unknown' }, row.n);
+      }
+      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    });
+  },
+  { name: 'metrics', dependencies: ['database'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: AppMetrics;
+  }
+}

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+
+describe('metrics settings', () => {
+  let secured: TestApp;
+  let disabled: TestApp;
+  beforeAll(async () => {
+    secured = await startTestApp({ METRICS_TOKEN: 'scrape-secret' });
+    disabled = await startTestApp({ METRICS: 'false' }, secured.database);
+  });
+  afterAll(async () => {
+    await disabled?.close();
+    await secured?.close();
+  });
+
+  it('requires the token when one is configured', async () => {
+    expect((await secured.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
+    expect((await secured.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong-secret!' } })).statusCode).toBe(401);
+    const ok = await secured.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer scrape-secret' } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body).toContain('process_resident_memory_bytes');
+  });
+
+  it('serves nothing when disabled', async () => {
+    expect((await disabled.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+  });
+});
