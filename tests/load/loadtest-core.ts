@@ -2,6 +2,7 @@
  * The load generator behind `npm run loadtest`: simulated viewers on Socket.IO, bidders and
  * chatters over REST, and a report of what arrived, how fast, and what the server felt.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 import { minimumBid } from '../../common/bid-rules.ts';
 
@@ -67,7 +68,9 @@ export interface LoadTestReport {
   bids: { accepted: number; rejected: number; resolvedPerSecond: number };
   chat: { posted: number };
   http: { requests: number; errors: number; errorsByStatus: Record<string, number> };
-  server: { rssBeforeMb: number | null; rssPeakMb: number | null; heapBeforeMb: number | null; heapPeakMb: number | null; eventLoopP99PeakMs: number | null; socketsPeak: number | null; rssPerViewerKb: number | null; heapPerViewerKb: number | null };
+  /** The generator's own event-loop delay: high values mean latency figures include its own queueing. */
+  generator: { eventLoopP99Ms: number; eventLoopMaxMs: number };
+  server: { broadcastP99Ms: Record<string, number | null>; rssBeforeMb: number | null; rssPeakMb: number | null; heapBeforeMb: number | null; heapPeakMb: number | null; eventLoopP99PeakMs: number | null; socketsPeak: number | null; rssPerViewerKb: number | null; heapPerViewerKb: number | null };
   invariants: { violations: string[] };
 }
 
@@ -122,6 +125,19 @@ async function readServerMetrics(url: string): Promise<{ rss: number; heap: numb
   }
 }
 
+/** p99 of the server's own broadcast time per event, from its histogram buckets. */
+async function readBroadcastP99(url: string): Promise<Record<string, number | null>> {
+  const text = await fetch(`${url}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+  const result: Record<string, number | null> = {};
+  for (const event of ['bid:placed', 'chat:message']) {
+    const buckets = [...text.matchAll(new RegExp(`^realtime_broadcast_duration_seconds_bucket\\{le="([^"]+)",event="${event}"\\} (\\d+)`, 'gm'))].map((m) => ({ le: m[1] === '+Inf' ? Infinity : Number(m[1]), n: Number(m[2]) }));
+    const total = buckets.at(-1)?.n ?? 0;
+    const bucket = buckets.find((b) => b.n >= total * 0.99);
+    result[event] = total === 0 || !bucket ? null : bucket.le === Infinity ? null : bucket.le * 1000;
+  }
+  return result;
+}
+
 export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestReport> {
   const base = options.url.replace(/\/$/, '');
   const log = options.onProgress ?? (() => {});
@@ -160,6 +176,8 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
   if ((options.bidRate > 0 || options.bidConcurrency > 0 || options.chatRate > 0) && tokens.length === 0) throw new Error('bidding or chatting needs at least one account');
 
   const before = await readServerMetrics(base);
+  const generatorLoop = monitorEventLoopDelay({ resolution: 5 });
+  generatorLoop.enable();
   const serverSamples: NonNullable<Awaited<ReturnType<typeof readServerMetrics>>>[] = [];
   const latency: Record<string, number[]> = { 'bid:placed': [], 'chat:message': [], 'car:viewers': [] };
   const viewers: Viewer[] = [];
@@ -227,6 +245,8 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
       socket.on('disconnect', (reason) => {
         viewer.disconnectedAt = Date.now();
         if (!stopping && reason !== 'io client disconnect') unexpectedDisconnects += 1;
+        // Socket.IO leaves reconnecting after a server-side disconnect to the application.
+        if (!stopping && options.reconnect && reason === 'io server disconnect') socket.connect();
       });
       socket.on('bid:placed', (event: { bid: { id: number }; emittedAt: number }) => {
         latency['bid:placed']!.push(Date.now() - event.emittedAt);
@@ -381,6 +401,8 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
   const perViewerKb = (peakBytes: number, beforeBytes: number | undefined) =>
     beforeBytes === undefined || peakBytes === 0 || viewers.length === 0 ? null : Math.round(((peakBytes - beforeBytes) / viewers.length / 1024) * 10) / 10;
 
+  generatorLoop.disable();
+  const broadcastP99Ms = await readBroadcastP99(base);
   const { accounts, onProgress: _onProgress, ...rest } = options;
   return {
     options: { ...rest, url: base, accounts: accounts.length },
@@ -403,6 +425,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
     chat: { posted: chatPosted },
     http: { requests: httpRequests, errors: Object.values(httpErrors).reduce((a, b) => a + b, 0), errorsByStatus: httpErrors },
     server: {
+      broadcastP99Ms,
       rssBeforeMb: mb(before?.rss),
       rssPeakMb: mb(peak.rss),
       heapBeforeMb: mb(before?.heap),
@@ -413,6 +436,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
       heapPerViewerKb: perViewerKb(peak.heap, before?.heap),
     },
     invariants: { violations },
+    generator: { eventLoopP99Ms: Math.round(generatorLoop.percentile(99) / 1e5) / 10, eventLoopMaxMs: Math.round(generatorLoop.max / 1e5) / 10 },
   };
 }
 
@@ -442,5 +466,8 @@ export function formatReport(report: LoadTestReport): string {
   row('RSS / heap per viewer (KB)', `${report.server.rssPerViewerKb} / ${report.server.heapPerViewerKb}`);
   row('event-loop delay p99 peak (ms)', report.server.eventLoopP99PeakMs);
   row('sockets peak', report.server.socketsPeak);
+  row('broadcast time p99 (ms, bucket bound)', JSON.stringify(report.server.broadcastP99Ms));
+  lines.push('Load generator (shares the machine)');
+  row('event-loop delay p99 / max (ms)', `${report.generator.eventLoopP99Ms} / ${report.generator.eventLoopMaxMs}`);
   return lines.join('\n');
 }

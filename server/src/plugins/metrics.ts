@@ -25,6 +25,13 @@ export class AppMetrics {
     labelNames: ['event'] as const,
     registers: [this.registry],
   });
+  readonly broadcastDuration = new Histogram({
+    name: 'realtime_broadcast_duration_seconds',
+    help: "Time this process spends handing one broadcast to its local sockets, by event",
+    labelNames: ['event'] as const,
+    buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
+    registers: [this.registry],
+  });
   readonly bids = new Counter({
     name: 'bids_total',
     help: 'Bids resolved, by result',

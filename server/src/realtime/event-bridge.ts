@@ -28,12 +28,16 @@ export default fp(
     const unsubscribe = [
       events.subscribe('chat.posted', ({ message }) => {
         const payload = stamped('chat:message', message);
+        const timer = metrics.broadcastDuration.startTimer({ event: 'chat:message' });
         io.to(carRoom(message.carId)).emit('chat:message', payload);
+        timer();
         toCarFeed(message.carId, 'chat:message', payload);
       }),
       events.subscribe('bid.placed', (event) => {
         const payload = stamped('bid:placed', event);
+        const timer = metrics.broadcastDuration.startTimer({ event: 'bid:placed' });
         io.to(carRoom(event.carId)).emit('bid:placed', payload);
+        timer();
         io.to(carSummaryRoom(event.carId)).emit(
           'car:summary',
           stamped('car:summary', { carId: event.carId, currentBids: event.currentBids, highestBid: event.highestBid }),

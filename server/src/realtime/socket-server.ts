@@ -105,6 +105,9 @@ export default fp(
     });
 
     io.on('connection', (socket: AppSocket) => {
+      // The handshake has been read; keeping the HTTP request alive for the life of every
+      // connection would cost memory per viewer for nothing.
+      (socket.conn as unknown as { request: unknown }).request = null;
       const session = socket.data.session;
       if (session) void socket.join([userRoom(session.userId), sessionRoom(session.sessionId)]);
       if (socket.recovered) {
