@@ -1,11 +1,16 @@
 import { Suspense } from 'react';
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Outlet, ScrollRestoration, type Location } from 'react-router-dom';
 import { LoadingStatus } from '../components/ui/spinner.tsx';
 import { NavBar } from './nav-bar.tsx';
 import { SiteFooter } from './site-footer.tsx';
+import { useSessionRevokedRedirect } from './use-session-revoked-redirect.ts';
+
+/** Positions are kept per history entry (see history-entry.ts), so only Back/Forward restores one. */
+const scrollKey = (location: Location) => location.key;
 
 /** Navigation bar + main + footer around every screen. */
 export function Layout() {
+  useSessionRevokedRedirect();
   return (
     <div className="app-shell">
       <a href="#main" className="skip-link">
@@ -24,7 +29,7 @@ export function Layout() {
         </Suspense>
       </main>
       <SiteFooter />
-      <ScrollRestoration />
+      <ScrollRestoration getKey={scrollKey} />
     </div>
   );
 }

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { BellIcon, CloseIcon, Emblem, MenuIcon, PhoneIcon, UserIcon } from '../components/ui/icons.tsx';
+import { CloseIcon, Emblem, MenuIcon, PhoneIcon, UserIcon } from '../components/ui/icons.tsx';
 import { useLogout } from '../features/auth/hooks/use-logout.ts';
 import { useSessionStore } from '../lib/session-store.ts';
-import { useNotificationStore } from '../features/notifications/stores/notification-store.ts';
+import { NotificationBell } from '../features/notifications/components/notification-bell.tsx';
 
 const PRIMARY_LINKS = [
   { to: '/', label: 'Cars', end: true },
@@ -20,7 +20,6 @@ export function NavBar() {
   const user = useSessionStore((s) => s.user);
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const { logout: endSession, pending: loggingOut } = useLogout();
-  const unreadCount = useNotificationStore((s) => s.unreadCount);
 
   // The menu remembers the location it was opened at, so any navigation
   // (a link in the menu, Back, a redirect) closes it without an effect.
@@ -94,21 +93,7 @@ export function NavBar() {
           <Link to="/support" className="icon-btn" aria-label="Contact support" title="Contact support">
             <PhoneIcon />
           </Link>
-          <button
-            type="button"
-            className="icon-btn"
-            aria-label="Notifications"
-            title="Notifications"
-            aria-describedby={unreadCount > 0 ? 'unread-badge' : undefined}
-          >
-            <BellIcon />
-            {unreadCount > 0 && (
-              <span id="unread-badge" className="icon-btn__badge" data-testid="unread-badge">
-                {unreadCount > 99 ? '99+' : unreadCount}
-                <span className="sr-only"> unread</span>
-              </span>
-            )}
-          </button>
+          <NotificationBell />
           <button
             type="button"
             className="icon-btn navbar__toggle"

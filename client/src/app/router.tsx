@@ -1,12 +1,13 @@
 import { lazy } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { ListingsScreen } from '../features/cars/components/listings-screen.tsx';
+import { stampHistoryEntry } from './history-entry.ts';
 import { Layout } from './layout.tsx';
 import { RouteError } from './routes/route-error.tsx';
 
 // Route-level code splitting: every screen except Listings is its own chunk.
 const CarDetailScreen = lazy(() =>
-  import('../features/cars/components/car-detail-screen.tsx').then((m) => ({ default: m.CarDetailScreen })),
+  import('../features/car-room/components/car-detail-screen.tsx').then((m) => ({ default: m.CarDetailScreen })),
 );
 const LoginScreen = lazy(() =>
   import('../features/auth/components/login-screen.tsx').then((m) => ({ default: m.LoginScreen })),
@@ -44,6 +45,8 @@ const SupportScreen = lazy(() =>
 const NotFoundScreen = lazy(() =>
   import('./routes/not-found.tsx').then((m) => ({ default: m.NotFoundScreen })),
 );
+
+stampHistoryEntry();
 
 /** Route table of spec §2. */
 export const router = createBrowserRouter([

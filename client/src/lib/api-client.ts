@@ -41,6 +41,8 @@ export interface GetOptions {
 
 export interface WriteOptions {
   signal?: AbortSignal;
+  /** Extra request headers, e.g. `Idempotency-Key`. */
+  headers?: Record<string, string>;
 }
 
 export const API_BASE_URL: string = (import.meta.env.VITE_API_BASE_URL ?? '').replace(/\/+$/, '');
@@ -85,6 +87,7 @@ interface RequestInitLite {
   query?: Query;
   body?: unknown;
   signal?: AbortSignal;
+  headers?: Record<string, string>;
 }
 
 async function send(
@@ -93,7 +96,7 @@ async function send(
   init: RequestInitLite,
   accessToken: string | null,
 ): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...init.headers, Accept: 'application/json' };
   // JSON content type whenever there is a body. (Fastify rejects an *empty* body that
   // claims to be JSON, e.g. on PUT /api/notifications/read-all, so no body → no header.)
   const hasBody = init.body !== undefined;
@@ -282,9 +285,9 @@ export const api = {
   get: <T>(path: string, options: GetOptions = {}) =>
     request<T>('GET', path, { query: options.query, signal: options.signal }),
   post: <T>(path: string, body?: unknown, options: WriteOptions = {}) =>
-    request<T>('POST', path, { body, signal: options.signal }),
+    request<T>('POST', path, { body, signal: options.signal, headers: options.headers }),
   put: <T>(path: string, body?: unknown, options: WriteOptions = {}) =>
-    request<T>('PUT', path, { body, signal: options.signal }),
+    request<T>('PUT', path, { body, signal: options.signal, headers: options.headers }),
   delete: <T>(path: string, options: WriteOptions = {}) =>
-    request<T>('DELETE', path, { signal: options.signal }),
+    request<T>('DELETE', path, { signal: options.signal, headers: options.headers }),
 };

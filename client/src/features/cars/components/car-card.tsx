@@ -9,7 +9,9 @@ import {
   ShieldCheckIcon,
   UserIcon,
 } from '../../../components/ui/icons.tsx';
+import { WatchButton } from '../../../components/watch-button.tsx';
 import type { CarListItem } from '../api/get-cars.ts';
+import { useListingLiveStore } from '../stores/listing-live-store.ts';
 import { countLabel, formatMileage } from '../lib/format.ts';
 
 export function CarCard({ car }: { car: CarListItem }) {
@@ -17,6 +19,10 @@ export function CarCard({ car }: { car: CarListItem }) {
   const [imageFailed, setImageFailed] = useState(false);
   const title = `${car.year} ${car.make} ${car.model}`;
   const market = compareToMarket(car.price, car.market_value);
+  // Live counters from `car:summary` (listing-live-store) win over the page snapshot.
+  const live = useListingLiveStore((s) => s.byId[car.id]);
+  const currentBids = Math.max(car.current_bids, live?.currentBids ?? 0);
+  const viewing = live?.viewers ?? car.viewing_count;
   const showImage = Boolean(car.primary_image) && !imageFailed;
 
   return (
@@ -44,6 +50,9 @@ export function CarCard({ car }: { car: CarListItem }) {
             </span>
           )}
         </div>
+        <div className="car-card__watch">
+          <WatchButton carId={car.id} carTitle={title} />
+        </div>
       </div>
 
       <div className="car-card__body">
@@ -64,11 +73,11 @@ export function CarCard({ car }: { car: CarListItem }) {
         <ul className="car-card__stats">
           <li>
             <GavelIcon size={16} />
-            {countLabel(car.current_bids, 'bid')}
+            {countLabel(currentBids, 'bid')}
           </li>
           <li>
             <EyeIcon size={16} />
-            {`${car.viewing_count.toLocaleString('en-US')} viewing`}
+            {`${viewing.toLocaleString('en-US')} viewing`}
           </li>
           <li>
             <GaugeIcon size={16} />

@@ -3,6 +3,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
 import { ShieldCheckIcon, TrendIcon, CarIcon } from '../../../components/ui/icons.tsx';
 import { useCars } from '../hooks/use-cars.ts';
+import { useLiveListing } from '../hooks/use-live-listing.ts';
 import { useListingQuery } from '../hooks/use-listing-query.ts';
 import { listingCountText } from '../lib/format.ts';
 import { CarCard } from './car-card.tsx';
@@ -18,7 +19,16 @@ export function ListingsScreen() {
   useDocumentTitle('Cars');
   const [query, update] = useListingQuery();
   const { result, retry } = useCars(query);
+  useLiveListing(result.status === 'success' ? result.data.cars.map((car) => car.id) : []);
   const resultsRef = useRef<HTMLElement>(null);
+  const hasCars = result.status === 'success' && result.data.cars.length > 0;
+  // A page past the end (e.g. ?page=9 of 3, an old link) is not "no vehicles": there are some,
+  // just not on this page.
+  const pastTheEnd =
+    result.status === 'success' &&
+    result.data.cars.length === 0 &&
+    result.data.pagination.total > 0 &&
+    query.page > 1;
 
   function goToPage(page: number) {
     update({ type: 'page', page });
@@ -71,7 +81,7 @@ export function ListingsScreen() {
           <h2 id="listings-title" className="section-title">
             Available Vehicles
           </h2>
-          {result.status === 'success' && result.data.cars.length > 0 && (
+          {(hasCars || pastTheEnd) && result.status === 'success' && (
             <p className="listing-count" data-testid="listing-count">
               {listingCountText(result.data.cars.length, result.data.pagination.total)}
             </p>
@@ -97,7 +107,22 @@ export function ListingsScreen() {
             </div>
           )}
 
-          {result.status === 'success' && result.data.cars.length === 0 && (
+          {result.status === 'success' && pastTheEnd && (
+            <>
+              <div className="empty-state" data-testid="past-the-end">
+                <p className="empty-state__title">{`There is no page ${query.page}`}</p>
+                <p className="muted">
+                  {`These results end on page ${Math.max(1, result.data.pagination.pages)}.`}
+                </p>
+                <button type="button" className="btn btn--dark" onClick={() => goToPage(1)}>
+                  Back to page 1
+                </button>
+              </div>
+              <Pager page={query.page} pages={result.data.pagination.pages} onPageChange={goToPage} />
+            </>
+          )}
+
+          {result.status === 'success' && result.data.cars.length === 0 && !pastTheEnd && (
             <div className="empty-state">
               <p className="empty-state__title">No vehicles found matching your criteria</p>
               <button
@@ -110,7 +135,7 @@ export function ListingsScreen() {
             </div>
           )}
 
-          {result.status === 'success' && result.data.cars.length > 0 && (
+          {result.status === 'success' && hasCars && (
             <>
               <ul className="car-grid" aria-label="Vehicles">
                 {result.data.cars.map((car) => (

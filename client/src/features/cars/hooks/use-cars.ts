@@ -13,13 +13,28 @@ export type CarsResult =
 const LOADING: CarsResult = { status: 'loading' };
 
 /**
+ * The last pages shown, by query. Coming back to a query (Back, Forward, Previous) shows its page
+ * at once while it is fetched again, so the screen has its full height when the browser restores
+ * the scroll position, instead of a short "Loading" page that clamps it.
+ */
+const recentPages = new Map<string, CarsPage>();
+const RECENT_PAGES_KEPT = 20;
+
+function remember(key: string, page: CarsPage): void {
+  recentPages.delete(key);
+  recentPages.set(key, page);
+  if (recentPages.size > RECENT_PAGES_KEPT) recentPages.delete(recentPages.keys().next().value!);
+}
+
+/**
  * Fetches one page of listings for the query. A newer query aborts the request in flight,
  * and a result is only shown for the request that produced it, so stale answers never win.
  */
 export function useCars(query: ListingQuery): { result: CarsResult; retry: () => void } {
   const { search, filter, sort, page } = query;
   const [attempt, setAttempt] = useState(0);
-  const requestKey = `${buildQueryString(toApiQuery({ search, filter, sort, page }))}#${attempt}`;
+  const queryKey = buildQueryString(toApiQuery({ search, filter, sort, page }));
+  const requestKey = `${queryKey}#${attempt}`;
   const [settled, setSettled] = useState<{ key: string; result: CarsResult } | null>(null);
 
   useEffect(() => {
@@ -29,6 +44,7 @@ export function useCars(query: ListingQuery): { result: CarsResult; retry: () =>
         if (!data || !Array.isArray(data.cars) || !data.pagination) {
           throw new Error('Unexpected listing response');
         }
+        remember(queryKey, data);
         setSettled({ key: requestKey, result: { status: 'success', data } });
       })
       .catch((error: unknown) => {
@@ -37,9 +53,11 @@ export function useCars(query: ListingQuery): { result: CarsResult; retry: () =>
         setSettled({ key: requestKey, result: { status: 'error', message } });
       });
     return () => controller.abort();
-  }, [requestKey, search, filter, sort, page]);
+  }, [requestKey, queryKey, search, filter, sort, page]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  const result = settled?.key === requestKey ? settled.result : LOADING;
+  const cached = recentPages.get(queryKey);
+  const result: CarsResult =
+    settled?.key === requestKey ? settled.result : cached ? { status: 'success', data: cached } : LOADING;
   return { result, retry };
 }

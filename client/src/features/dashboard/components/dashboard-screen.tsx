@@ -13,21 +13,21 @@ import { ResendVerificationButton } from '../../auth/components/resend-verificat
 import { useLogout } from '../../auth/hooks/use-logout.ts';
 import { toSessionUser, useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
 import { useNotificationStore } from '../../notifications/stores/notification-store.ts';
+import { useResource } from '../../../lib/use-resource.ts';
+import { useWatchlistStore } from '../../../lib/watchlist-store.ts';
+import { getDashboardSummary, type DashboardStats } from '../api/dashboard.ts';
 import { getProfile } from '../api/profile.ts';
 import { DashboardTabs } from './dashboard-tabs.tsx';
 import { ProfileCard } from './profile-card.tsx';
 import './dashboard.css';
 
-/**
- * The server does not report these counts yet, so the tiles say so instead of showing numbers
- * (spec's sample values 3, 7, 12, 5 and 24 are deliberately not invented here).
- */
+/** The four figures of `GET /api/users/dashboard`. */
 const STAT_TILES = [
-  { label: 'Active Bids', hint: 'No active bids yet', Icon: GavelIcon },
-  { label: 'Watchlist', hint: 'No saved cars yet', Icon: HeartIcon },
-  { label: 'Messages', hint: 'No conversations yet', Icon: MessageIcon },
-  { label: 'Activity', hint: 'No recent activity yet', Icon: ActivityIcon },
-] as const;
+  { key: 'activeBids', label: 'Active Bids', hint: 'Cars you are bidding on', Icon: GavelIcon },
+  { key: 'watchlist', label: 'Watchlist', hint: 'Cars you are watching', Icon: HeartIcon },
+  { key: 'messages', label: 'Messages', hint: 'Messages you have posted', Icon: MessageIcon },
+  { key: 'activity', label: 'Activity', hint: 'Events in the last 30 days', Icon: ActivityIcon },
+] as const satisfies readonly { key: keyof DashboardStats; label: string; hint: string; Icon: unknown }[];
 
 /** `/dashboard`: signed-in users only; anyone else is sent to /login and brought back after. */
 export function DashboardScreen() {
@@ -49,6 +49,13 @@ function Dashboard({ user }: { user: SessionUser }) {
   const { logout, pending: loggingOut } = useLogout();
   const [editing, setEditing] = useState(false);
   const userId = user.id;
+  const { resource: summary, retry: retrySummary } = useResource(`dashboard:${userId}`, getDashboardSummary);
+  // The watchlist count follows the hearts and Remove buttons on this page once the ids are loaded.
+  const watchedCount = useWatchlistStore((s) => (s.ownerId === userId && s.status === 'ready' ? s.ids.size : null));
+  const ensureWatchlist = useWatchlistStore((s) => s.ensureLoaded);
+  useEffect(() => {
+    void ensureWatchlist();
+  }, [ensureWatchlist, userId]);
 
   // The stored copy may be stale (edited in another tab, verified since): re-read it once.
   useEffect(() => {
@@ -122,23 +129,47 @@ function Dashboard({ user }: { user: SessionUser }) {
           </div>
 
           <div className="dash-grid__main">
-            <ul className="stat-grid" aria-label="Your activity at a glance">
-              {STAT_TILES.map(({ label, hint, Icon }) => (
-                <li key={label} className="stat-tile" data-testid="stat-tile">
-                  <span className="stat-tile__icon">
-                    <Icon size={20} />
-                  </span>
-                  <p className="stat-tile__label">{label}</p>
-                  <p className="stat-tile__value">
-                    <span aria-hidden="true">—</span>
-                    <span className="sr-only">none yet</span>
-                  </p>
-                  <p className="stat-tile__hint">{hint}</p>
-                </li>
-              ))}
+            <ul className="stat-grid" aria-label="Your activity at a glance" aria-busy={summary.status === 'loading'}>
+              {STAT_TILES.map(({ key, label, hint, Icon }) => {
+                const value =
+                  key === 'watchlist' && watchedCount !== null
+                    ? watchedCount
+                    : summary.status === 'success'
+                      ? summary.data.stats[key]
+                      : null;
+                return (
+                  <li key={key} className="stat-tile" data-testid="stat-tile" data-stat={key}>
+                    <span className="stat-tile__icon">
+                      <Icon size={20} />
+                    </span>
+                    <p className="stat-tile__label">{label}</p>
+                    <p className="stat-tile__value" data-testid="stat-value">
+                      {value !== null ? (
+                        value.toLocaleString('en-US')
+                      ) : summary.status === 'error' ? (
+                        <>
+                          <span aria-hidden="true">—</span>
+                          <span className="sr-only">unavailable</span>
+                        </>
+                      ) : (
+                        <>
+                          <span className="skeleton" aria-hidden="true" />
+                          <span className="sr-only">Loading</span>
+                        </>
+                      )}
+                    </p>
+                    <p className="stat-tile__hint">{hint}</p>
+                  </li>
+                );
+              })}
             </ul>
 
-            <DashboardTabs onEditProfile={editFromSettings} />
+            <DashboardTabs
+              userId={userId}
+              summary={summary}
+              retrySummary={retrySummary}
+              onEditProfile={editFromSettings}
+            />
           </div>
         </div>
       </div>

@@ -1,25 +1,49 @@
-import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { ESCROW_PLANS } from '@common/escrow-plans.ts';
+import { formatUsd } from '@common/pricing.ts';
 import {
   ActivityIcon,
   BellIcon,
   CardIcon,
+  CarIcon,
   GavelIcon,
   HeartIcon,
   LockIcon,
   MessageIcon,
+  ReceiptIcon,
   UserIcon,
 } from '../../../components/ui/icons.tsx';
+import { LoadingStatus } from '../../../components/ui/spinner.tsx';
+import { Tabs, useTabParam } from '../../../components/ui/tabs.tsx';
+import { orderStatusLabel, orderStatusTone } from '../../../lib/order-status.ts';
+import { formatDateTime, formatRelativeTime } from '../../../lib/relative-time.ts';
+import { useResource, type Resource } from '../../../lib/use-resource.ts';
+import { useWatchlistStore } from '../../../lib/watchlist-store.ts';
+import {
+  getCarTitle,
+  getMyBids,
+  getMyDiscussions,
+  getMyOrders,
+  getWatchedCars,
+  type ActivityItem,
+  type CarTitle,
+  type DashboardSummary,
+  type Order,
+} from '../api/dashboard.ts';
+import { carName } from '../lib/dashboard-format.ts';
 
 export const DASHBOARD_TABS = [
   { id: 'activity', label: 'Recent Activity' },
   { id: 'bids', label: 'My Bids' },
   { id: 'watchlist', label: 'Watchlist' },
   { id: 'messages', label: 'Messages' },
+  { id: 'orders', label: 'Orders' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 
 export type DashboardTabId = (typeof DASHBOARD_TABS)[number]['id'];
+const TAB_IDS = DASHBOARD_TABS.map((t) => t.id);
 
 function EmptyPanel({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
   return (
@@ -28,6 +52,283 @@ function EmptyPanel({ icon, title, children }: { icon: ReactNode; title: string;
       <p className="dash-empty__title">{title}</p>
       <p className="dash-empty__text">{children}</p>
     </div>
+  );
+}
+
+/** Loading and error states shared by the tabs; renders `children(data)` once loaded. */
+function Loaded<T>({
+  resource,
+  retry,
+  label,
+  children,
+}: {
+  resource: Resource<T>;
+  retry: () => void;
+  label: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (resource.status === 'loading') return <LoadingStatus label={label} />;
+  if (resource.status === 'error') {
+    return (
+      <div className="notice notice--error" role="alert">
+        <p>{resource.message}</p>
+        <button type="button" className="btn btn--dark btn--sm" onClick={retry}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  return <>{children(resource.data)}</>;
+}
+
+function Thumb({ src }: { src: string | null }) {
+  const [failed, setFailed] = useState(false);
+  return src && !failed ? (
+    <img className="dash-row__thumb" src={src} alt="" width={96} height={64} loading="lazy" onError={() => setFailed(true)} />
+  ) : (
+    <span className="dash-row__thumb dash-row__thumb--none" aria-hidden="true">
+      <CarIcon size={22} />
+    </span>
+  );
+}
+
+const ACTIVITY_ICONS: Record<ActivityItem['type'], ReactNode> = {
+  bid: <GavelIcon size={18} />,
+  message: <MessageIcon size={18} />,
+  order: <ReceiptIcon size={18} />,
+  notification: <BellIcon size={18} />,
+};
+
+function ActivityPanel({ summary, retry }: { summary: Resource<DashboardSummary>; retry: () => void }) {
+  return (
+    <Loaded resource={summary} retry={retry} label="Loading activity...">
+      {({ recentActivity }) =>
+        recentActivity.length === 0 ? (
+          <EmptyPanel icon={<ActivityIcon size={28} />} title="No recent activity yet">
+            Bids, messages and purchases from the last 30 days will show up here.{' '}
+            <Link to="/" className="text-link">
+              Explore the listings
+            </Link>
+          </EmptyPanel>
+        ) : (
+          <ol className="activity-list" aria-label="Recent activity, newest first">
+            {recentActivity.map((item, index) => (
+              <li key={`${item.type}-${item.timestamp}-${index}`} className="activity-item" data-testid="activity-item">
+                <span className={`activity-item__icon activity-item__icon--${item.type}`}>{ACTIVITY_ICONS[item.type]}</span>
+                <div className="activity-item__body">
+                  <p className="activity-item__title">
+                    {item.carId !== null ? (
+                      <Link to={`/car/${item.carId}`} className="dash-link">
+                        {item.title}
+                      </Link>
+                    ) : (
+                      item.title
+                    )}
+                  </p>
+                  <p className="activity-item__text">{item.description}</p>
+                </div>
+                <time className="activity-item__time" dateTime={item.timestamp} title={formatDateTime(item.timestamp)}>
+                  {formatRelativeTime(item.timestamp)}
+                </time>
+              </li>
+            ))}
+          </ol>
+        )
+      }
+    </Loaded>
+  );
+}
+
+function BidsPanel() {
+  const { resource, retry } = useResource('bids', getMyBids);
+  return (
+    <Loaded resource={resource} retry={retry} label="Loading your bids...">
+      {(bids) =>
+        bids.length === 0 ? (
+          <EmptyPanel icon={<GavelIcon size={28} />} title="No bids yet">
+            Place a bid on a car&apos;s page and follow it here.{' '}
+            <Link to="/" className="text-link">
+              Find a car
+            </Link>
+          </EmptyPanel>
+        ) : (
+          <ul className="dash-rows" aria-label="Your bids, newest first">
+            {bids.map((bid) => (
+              <li key={bid.id} className="dash-row" data-testid="bid-row">
+                <Thumb src={bid.car.primaryImage} />
+                <div className="dash-row__main">
+                  <Link to={`/car/${bid.car.id}`} className="dash-row__title dash-link">
+                    {carName(bid.car)}
+                  </Link>
+                  <p className="dash-row__meta">
+                    Your bid <strong>{formatUsd(bid.amount)}</strong>
+                    {bid.car.highestBid !== null && <> · Highest {formatUsd(bid.car.highestBid)}</>} ·{' '}
+                    <time dateTime={bid.timestamp}>{formatDateTime(bid.timestamp)}</time>
+                  </p>
+                </div>
+                <span className={bid.status === 'leading' ? 'status-badge status-badge--done' : 'status-badge status-badge--problem'}>
+                  {bid.status === 'leading' ? 'Leading' : 'Outbid'}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </Loaded>
+  );
+}
+
+function WatchlistPanel() {
+  const { resource, retry, mutate } = useResource('watchlist', getWatchedCars);
+  const remove = useWatchlistStore((s) => s.remove);
+  const pending = useWatchlistStore((s) => s.pending);
+  const [failed, setFailed] = useState<number | null>(null);
+
+  async function onRemove(carId: number) {
+    setFailed(null);
+    const removed = await remove(carId);
+    if (removed) mutate((cars) => cars.filter((c) => c.id !== carId));
+    else setFailed(carId);
+  }
+
+  return (
+    <Loaded resource={resource} retry={retry} label="Loading your watchlist...">
+      {(cars) =>
+        cars.length === 0 ? (
+          <EmptyPanel icon={<HeartIcon size={28} />} title="Your watchlist is empty">
+            Tap the heart on any car to follow its price and bids here.{' '}
+            <Link to="/" className="text-link">
+              Browse cars
+            </Link>
+          </EmptyPanel>
+        ) : (
+          <ul className="watch-grid" aria-label="Watched cars">
+            {cars.map((car) => (
+              <li key={car.id} className="watch-card" data-testid="watch-card">
+                <Thumb src={car.primary_image} />
+                <div className="watch-card__body">
+                  <Link to={`/car/${car.id}`} className="dash-row__title dash-link">
+                    {carName(car)}
+                  </Link>
+                  <p className="watch-card__price">{formatUsd(car.price)}</p>
+                  <p className="dash-row__meta">
+                    {car.location} · {car.current_bids === 1 ? '1 bid' : `${car.current_bids} bids`}
+                  </p>
+                  {failed === car.id && (
+                    <p className="field__hint field__hint--error" role="alert">
+                      Could not remove this car. Please try again.
+                    </p>
+                  )}
+                </div>
+                <button
+                  type="button"
+                  className="btn btn--outline btn--sm"
+                  onClick={() => void onRemove(car.id)}
+                  disabled={pending.has(car.id)}
+                  aria-label={`Remove ${carName(car)} from watchlist`}
+                >
+                  Remove
+                </button>
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </Loaded>
+  );
+}
+
+function MessagesPanel() {
+  const { resource, retry } = useResource('discussions', getMyDiscussions);
+  return (
+    <Loaded resource={resource} retry={retry} label="Loading your conversations...">
+      {(discussions) =>
+        discussions.length === 0 ? (
+          <EmptyPanel icon={<MessageIcon size={28} />} title="No messages yet">
+            Ask a seller a question in a car&apos;s live discussion and the conversation will appear here.
+          </EmptyPanel>
+        ) : (
+          <ul className="dash-rows" aria-label="Your discussions, most recent first">
+            {discussions.map((d) => (
+              <li key={d.car.id} className="dash-row" data-testid="discussion-row">
+                <Thumb src={d.car.primaryImage} />
+                <div className="dash-row__main">
+                  <Link to={`/car/${d.car.id}`} className="dash-row__title dash-link">
+                    {carName(d.car)}
+                  </Link>
+                  <p className="dash-row__meta">
+                    {d.messageCount === 1 ? '1 message' : `${d.messageCount} messages`} · last{' '}
+                    <time dateTime={d.lastMessageAt}>{formatRelativeTime(d.lastMessageAt)}</time>
+                  </p>
+                </div>
+                <Link to={`/car/${d.car.id}`} className="btn btn--outline btn--sm" aria-label={`Open discussion about the ${carName(d.car)}`}>
+                  Open
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )
+      }
+    </Loaded>
+  );
+}
+
+interface OrderWithCar {
+  order: Order;
+  car: CarTitle | null;
+}
+
+async function getOrdersWithCars(signal: AbortSignal): Promise<OrderWithCar[]> {
+  const orders = await getMyOrders(signal);
+  const ids = [...new Set(orders.map((o) => o.carId))];
+  const cars = new Map<number, CarTitle | null>();
+  await Promise.all(ids.map(async (id) => cars.set(id, await getCarTitle(id, signal))));
+  return orders.map((order) => ({ order, car: cars.get(order.carId) ?? null }));
+}
+
+function OrdersPanel({ userId }: { userId: number }) {
+  const { resource, retry } = useResource('orders', getOrdersWithCars);
+  return (
+    <Loaded resource={resource} retry={retry} label="Loading your orders...">
+      {(orders) =>
+        orders.length === 0 ? (
+          <EmptyPanel icon={<ReceiptIcon size={28} />} title="No orders yet">
+            When you buy a car with escrow, the order and its status appear here.{' '}
+            <Link to="/escrow" className="text-link">
+              How escrow works
+            </Link>
+          </EmptyPanel>
+        ) : (
+          <ul className="dash-rows" aria-label="Your orders, newest first">
+            {orders.map(({ order, car }) => {
+              const name = car ? carName(car) : `Vehicle #${order.carId}`;
+              const plan = ESCROW_PLANS[order.plan]?.name ?? order.plan;
+              return (
+                <li key={order.id} className="dash-row dash-row--order" data-testid="order-row">
+                  <Thumb src={car?.images[0] ?? null} />
+                  <div className="dash-row__main">
+                    <Link to={`/car/${order.carId}`} className="dash-row__title dash-link">
+                      {name}
+                    </Link>
+                    <p className="dash-row__meta">
+                      Order #{order.id} · {order.buyerId === userId ? 'You are buying' : 'You are selling'} · {plan} ·{' '}
+                      <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
+                    </p>
+                    <p className="dash-row__meta">
+                      {formatUsd(order.amount)} + {formatUsd(order.escrowFee)} escrow fee ={' '}
+                      <strong>{formatUsd(order.amount + order.escrowFee)}</strong>
+                    </p>
+                  </div>
+                  <span className={`status-badge status-badge--${orderStatusTone(order.status)}`} data-testid="order-status">
+                    {orderStatusLabel(order.status)}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        )
+      }
+    </Loaded>
   );
 }
 
@@ -83,103 +384,43 @@ function SettingsPanel({ onEditProfile }: { onEditProfile: () => void }) {
   );
 }
 
-/** The dashboard's tabs (WAI-ARIA tabs pattern: arrow keys, Home and End; automatic activation). */
-export function DashboardTabs({ onEditProfile }: { onEditProfile: () => void }) {
-  const baseId = useId();
-  const [active, setActive] = useState<DashboardTabId>('activity');
-  const tabRefs = useRef(new Map<DashboardTabId, HTMLButtonElement>());
-  const tabId = (id: DashboardTabId) => `${baseId}-tab-${id}`;
-  const panelId = (id: DashboardTabId) => `${baseId}-panel-${id}`;
-
-  function select(id: DashboardTabId) {
-    setActive(id);
-    tabRefs.current.get(id)?.focus();
-  }
-
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const index = DASHBOARD_TABS.findIndex((t) => t.id === active);
-    const last = DASHBOARD_TABS.length - 1;
-    const next =
-      event.key === 'ArrowRight'
-        ? (index + 1) % DASHBOARD_TABS.length
-        : event.key === 'ArrowLeft'
-          ? (index - 1 + DASHBOARD_TABS.length) % DASHBOARD_TABS.length
-          : event.key === 'Home'
-            ? 0
-            : event.key === 'End'
-              ? last
-              : null;
-    if (next === null) return;
-    event.preventDefault();
-    select(DASHBOARD_TABS[next]!.id);
-  }
-
-  const panels: Record<DashboardTabId, ReactNode> = {
-    activity: (
-      <EmptyPanel icon={<ActivityIcon size={28} />} title="No recent activity yet">
-        Bids, messages and purchases you make will show up here.{' '}
-        <Link to="/" className="text-link">
-          Explore the listings
-        </Link>
-      </EmptyPanel>
-    ),
-    bids: (
-      <EmptyPanel icon={<GavelIcon size={28} />} title="No bids yet">
-        Place a bid on a car&apos;s page and follow it here.
-      </EmptyPanel>
-    ),
-    watchlist: (
-      <EmptyPanel icon={<HeartIcon size={28} />} title="Your watchlist is empty">
-        Cars you save will appear here so you can follow their price and bids.
-      </EmptyPanel>
-    ),
-    messages: (
-      <EmptyPanel icon={<MessageIcon size={28} />} title="No messages yet">
-        Ask a seller a question in a car&apos;s live discussion and the conversation will appear here.
-      </EmptyPanel>
-    ),
-    settings: <SettingsPanel onEditProfile={onEditProfile} />,
-  };
-
+/** The dashboard's tabs; the open one is kept in the URL (`?tab=orders`). */
+export function DashboardTabs({
+  userId,
+  summary,
+  retrySummary,
+  onEditProfile,
+}: {
+  userId: number;
+  summary: Resource<DashboardSummary>;
+  retrySummary: () => void;
+  onEditProfile: () => void;
+}) {
+  const [active, setActive] = useTabParam<DashboardTabId>(TAB_IDS);
   return (
     <section className="dash-card dash-tabs" aria-label="Your account">
-      <div role="tablist" aria-label="Dashboard sections" className="dash-tabs__list" onKeyDown={onKeyDown}>
-        {DASHBOARD_TABS.map((tab) => {
-          const selected = tab.id === active;
-          return (
-            <button
-              key={tab.id}
-              ref={(el) => {
-                if (el) tabRefs.current.set(tab.id, el);
-                else tabRefs.current.delete(tab.id);
-              }}
-              type="button"
-              role="tab"
-              id={tabId(tab.id)}
-              aria-selected={selected}
-              aria-controls={panelId(tab.id)}
-              tabIndex={selected ? 0 : -1}
-              className="dash-tabs__tab"
-              onClick={() => select(tab.id)}
-            >
-              {tab.label}
-            </button>
-          );
-        })}
-      </div>
-      {DASHBOARD_TABS.map((tab) => (
-        <div
-          key={tab.id}
-          role="tabpanel"
-          id={panelId(tab.id)}
-          aria-labelledby={tabId(tab.id)}
-          tabIndex={0}
-          hidden={tab.id !== active}
-          className="dash-tabs__panel"
-        >
-          {tab.id === active && panels[tab.id]}
-        </div>
-      ))}
+      <Tabs
+        tabs={DASHBOARD_TABS}
+        active={active}
+        onSelect={setActive}
+        label="Dashboard sections"
+        renderPanel={(id) => {
+          switch (id) {
+            case 'activity':
+              return <ActivityPanel summary={summary} retry={retrySummary} />;
+            case 'bids':
+              return <BidsPanel />;
+            case 'watchlist':
+              return <WatchlistPanel />;
+            case 'messages':
+              return <MessagesPanel />;
+            case 'orders':
+              return <OrdersPanel userId={userId} />;
+            case 'settings':
+              return <SettingsPanel onEditProfile={onEditProfile} />;
+          }
+        }}
+      />
     </section>
   );
 }

@@ -3,10 +3,10 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { MailIcon, MapPinIcon, PhoneIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { toSessionUser, useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
+import { initials } from '../../../lib/initials.ts';
 import { updateProfile } from '../api/profile.ts';
 import {
   errorsFromDetails,
-  initials,
   memberSince,
   PROFILE_LIMITS,
   profileChanges,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   errorsFromDetails,
-  initials,
   memberSince,
   profileChanges,
   profileFormValues,
@@ -54,14 +53,7 @@ describe('errorsFromDetails', () => {
   });
 });
 
-describe('initials and memberSince', () => {
-  it('builds initials from the first and last word', () => {
-    expect(initials('Ann Marie Driver')).toBe('AD');
-    expect(initials('cher')).toBe('C');
-    expect(initials('  ')).toBe('?');
-    expect(initials('émile zola')).toBe('ÉZ');
-  });
-
+describe('memberSince', () => {
   it('formats the member-since month', () => {
     expect(memberSince('2025-03-14T09:00:00.000Z')).toBe('March 2025');
     expect(memberSince('')).toBeNull();

@@ -104,16 +104,6 @@ export function errorsFromDetails(details: unknown): { fields: ProfileErrors; ot
   return { fields, other };
 }
 
-/** "Ann Marie Smith" → "AS"; "cher" → "C"; nothing usable → "?". */
-export function initials(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const first = words[0];
-  if (!first) return '?';
-  const last = words.length > 1 ? words[words.length - 1] : undefined;
-  const letter = (word: string | undefined) => (word ? ([...word][0] ?? '') : '');
-  return (letter(first) + letter(last)).toLocaleUpperCase();
-}
-
 /** "2025-03-14T09:00:00.000Z" → "March 2025"; null for an unreadable date. */
 export function memberSince(createdAt: string): string | null {
   if (!createdAt) return null;

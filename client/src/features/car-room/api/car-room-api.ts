@@ -1,0 +1,138 @@
+import { api } from '../../../lib/api-client.ts';
+
+/** `GET /api/cars/:id` (contract §Cars, camelCase). */
+export interface CarDetail {
+  id: number;
+  make: string;
+  model: string;
+  year: number;
+  price: number;
+  marketValue: number;
+  mileage: number;
+  condition: string;
+  images: string[];
+  description: string;
+  seller: { id: number; name: string; rating: number; verified: boolean };
+  currentBids: number;
+  highestBid: number | null;
+  viewingCount: number;
+  location: string;
+  features: string[];
+  bodyStyle: string;
+  reviews: Review[];
+}
+
+export interface Review {
+  id: number;
+  carId: number;
+  userId: number | null;
+  userName: string;
+  rating: number;
+  comment: string;
+  date: string;
+  verified: boolean;
+}
+
+export type ChatMessageType = 'message' | 'question' | 'bid';
+
+export interface ChatMessage {
+  id: number;
+  carId: number;
+  userId: number | null;
+  userName: string;
+  message: string;
+  timestamp: string;
+  type: ChatMessageType;
+}
+
+export interface Bid {
+  id: number;
+  carId: number;
+  userId: number;
+  userName: string;
+  amount: number;
+  timestamp: string;
+}
+
+export interface PlacedBid {
+  bid: Bid;
+  car: { id: number; currentBids: number; highestBid: number };
+}
+
+/** Largest page `GET /api/chat/car/:id` serves. */
+export const CHAT_PAGE_MAX = 100;
+/** Messages shown when a room opens. */
+export const CHAT_INITIAL_LIMIT = 50;
+export const CHAT_MESSAGE_MAX_LENGTH = 1_000;
+
+export function getCarDetail(carId: number, signal?: AbortSignal): Promise<CarDetail> {
+  return api.get<CarDetail>(`/api/cars/${carId}`, { signal });
+}
+
+/** Oldest first: the latest `limit` messages, or those after message `after`. */
+export async function getChatMessages(
+  carId: number,
+  options: { after?: number; limit?: number; signal?: AbortSignal } = {},
+): Promise<ChatMessage[]> {
+  const data = await api.get<{ messages: ChatMessage[] }>(`/api/chat/car/${carId}`, {
+    query: { after: options.after, limit: options.limit },
+    signal: options.signal,
+  });
+  return data.messages;
+}
+
+export function postChatMessage(carId: number, message: string, type: 'message' | 'question'): Promise<ChatMessage> {
+  return api.post<ChatMessage>('/api/chat', { carId, message, type });
+}
+
+/** Newest first. */
+export async function getBids(carId: number, signal?: AbortSignal): Promise<Bid[]> {
+  const data = await api.get<{ bids: Bid[] }>(`/api/bids/car/${carId}`, { signal });
+  return data.bids;
+}
+
+/** `idempotencyKey` makes a repeated submission (double click, retry after a lost answer) count once. */
+export function placeBid(carId: number, amount: number, idempotencyKey: string): Promise<PlacedBid> {
+  return api.post<PlacedBid>('/api/bids', { carId, amount }, { headers: { 'Idempotency-Key': idempotencyKey } });
+}
+
+// ── Pushed payloads ──────────────────────────────────────────────────────────────────────────
+// Events may carry extra fields (e.g. a send time); keep the contract's fields, drop malformed ones.
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+export function toChatMessage(raw: unknown): ChatMessage | null {
+  if (!isObject(raw) || !isInt(raw.id) || !isInt(raw.carId) || !isString(raw.message) || !isString(raw.timestamp)) return null;
+  const type: ChatMessageType = raw.type === 'bid' || raw.type === 'question' ? raw.type : 'message';
+  return {
+    id: raw.id,
+    carId: raw.carId,
+    userId: isInt(raw.userId) ? raw.userId : null,
+    userName: isString(raw.userName) ? raw.userName : '',
+    message: raw.message,
+    timestamp: raw.timestamp,
+    type,
+  };
+}
+
+export function toBid(raw: unknown): Bid | null {
+  if (!isObject(raw) || !isInt(raw.id) || !isInt(raw.carId) || !isInt(raw.amount) || !isString(raw.timestamp)) return null;
+  return {
+    id: raw.id,
+    carId: raw.carId,
+    userId: isInt(raw.userId) ? raw.userId : 0,
+    userName: isString(raw.userName) ? raw.userName : '',
+    amount: raw.amount,
+    timestamp: raw.timestamp,
+  };
+}
+
+/** `bid:placed`: `{carId, bid, currentBids, highestBid}`. */
+export function toBidPlaced(raw: unknown): { carId: number; bid: Bid; currentBids: number; highestBid: number | null } | null {
+  if (!isObject(raw) || !isInt(raw.carId) || !isInt(raw.currentBids)) return null;
+  const bid = toBid(raw.bid);
+  if (!bid) return null;
+  return { carId: raw.carId, bid, currentBids: raw.currentBids, highestBid: isInt(raw.highestBid) ? raw.highestBid : null };
+}

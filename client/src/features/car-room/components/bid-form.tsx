@@ -1,0 +1,172 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { BID_RULE_DESCRIPTION } from '@common/bid-rules.ts';
+import { formatUsd } from '@common/pricing.ts';
+import { LockIcon } from '../../../components/ui/icons.tsx';
+import { ApiError, NETWORK_ERROR_MESSAGE, SESSION_EXPIRED_CODE } from '../../../lib/api-client.ts';
+import { useSessionStore } from '../../../lib/session-store.ts';
+import { followsMinimum, formatAmountInput, newIdempotencyKey, parseBidAmount } from '../lib/bid-amount.ts';
+import { ownCarKey, submitBid, useCarRoomStore } from '../stores/car-room-store.ts';
+
+export const INVALID_AMOUNT_MESSAGE = 'Enter a whole-dollar amount, for example 125000.';
+export const SIGN_IN_AGAIN_MESSAGE = 'Your session has ended. Please sign in again to place a bid.';
+
+/** `whileMinimumIs`: the message is about that minimum and goes stale once a newer bid moves it. */
+type Feedback = { tone: 'error' | 'success'; text: string; whileMinimumIs?: number } | null;
+type Blocked = 'sign-in' | 'verify' | 'own-car' | null;
+
+/**
+ * The bid form: pre-filled with the current minimum (kept current as bids arrive unless the user
+ * is typing), one Idempotency-Key per submission attempt (reused when an answer was lost, so a
+ * retry cannot bid twice), and the server's own sentence for every refusal.
+ */
+export function BidForm({ carId, minimum }: { carId: number; minimum: number | null }) {
+  const location = useLocation();
+  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
+  const user = useSessionStore((s) => s.user);
+  const userId = isAuthenticated && user ? user.id : null;
+  const ownCar = useCarRoomStore((s) => (userId === null ? false : Boolean(s.ownCars[ownCarKey(userId, carId)])));
+
+  const inputId = useId();
+  const helpId = useId();
+  const minimumId = useId();
+  const reasonId = useId();
+  const [draft, setDraft] = useState<{ value: string; minimumAtEdit: number | null } | null>(null);
+  const [focused, setFocused] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const inFlight = useRef(false);
+  /** The key of the attempt whose answer never came (network error), reused for the same amount. */
+  const unanswered = useRef<{ key: string; amount: number } | null>(null);
+
+  const blocked: Blocked = userId === null ? 'sign-in' : !user?.email_verified ? 'verify' : ownCar ? 'own-car' : null;
+  const following = followsMinimum(draft, minimum, focused);
+  const shown = following ? (minimum === null ? '' : formatAmountInput(minimum)) : (draft?.value ?? '');
+  const disabled = blocked !== null || minimum === null;
+  const shownFeedback =
+    feedback && (feedback.whileMinimumIs === undefined || feedback.whileMinimumIs === minimum) ? feedback : null;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (inFlight.current || disabled) return; // a double click sends one request
+    const amount = parseBidAmount(shown);
+    if (amount === null) {
+      setFeedback({ tone: 'error', text: INVALID_AMOUNT_MESSAGE });
+      return;
+    }
+    const key = unanswered.current?.amount === amount ? unanswered.current.key : newIdempotencyKey();
+    inFlight.current = true;
+    setPending(true);
+    setFeedback(null);
+    try {
+      await submitBid(carId, amount, key, userId);
+      unanswered.current = null;
+      setDraft(null);
+      setFeedback({ tone: 'success', text: `Your bid of ${formatUsd(amount)} was placed.` });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status === 0) {
+        // No answer: the bid may or may not have been taken. Retrying this amount reuses the key.
+        unanswered.current = { key, amount };
+        setFeedback({ tone: 'error', text: NETWORK_ERROR_MESSAGE });
+      } else {
+        unanswered.current = null;
+        if (error.code === 'BID_TOO_LOW') {
+          setDraft(null); // show the new minimum
+          const stated = (error.details as { minimumAmount?: unknown } | undefined)?.minimumAmount;
+          setFeedback({ tone: 'error', text: error.message, whileMinimumIs: typeof stated === 'number' ? stated : undefined });
+        } else if (error.code === 'CANNOT_BID_OWN_CAR') setFeedback(null); // the reason below says it
+        else if (error.code === SESSION_EXPIRED_CODE || error.status === 401) {
+          setFeedback({ tone: 'error', text: SIGN_IN_AGAIN_MESSAGE });
+        } else setFeedback({ tone: 'error', text: error.message });
+      }
+    } finally {
+      inFlight.current = false;
+      setPending(false);
+    }
+  }
+
+  const describedBy = [minimumId, helpId, blocked ? reasonId : null].filter(Boolean).join(' ');
+
+  return (
+    <form className="bid-form" onSubmit={submit} noValidate aria-label="Place a bid">
+      <div className="bid-form__label-row">
+        <label htmlFor={inputId} className="field__label">
+          Your bid
+        </label>
+        <span id={minimumId} className="bid-form__minimum" data-testid="minimum-bid">
+          {minimum === null ? '' : `Minimum bid: ${formatUsd(minimum)}`}
+        </span>
+      </div>
+      <div className="bid-form__row">
+        <div className="bid-form__input">
+          <span className="bid-form__currency" aria-hidden="true">
+            $
+          </span>
+          <input
+            id={inputId}
+            className="input"
+            name="amount"
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            value={shown}
+            disabled={disabled}
+            aria-describedby={describedBy}
+            aria-invalid={shownFeedback?.tone === 'error' ? true : undefined}
+            onFocus={() => setFocused(true)}
+            onBlur={() => setFocused(false)}
+            onChange={(event) => {
+              setDraft({ value: event.target.value, minimumAtEdit: minimum });
+              if (feedback) setFeedback(null);
+            }}
+          />
+        </div>
+        <button type="submit" className="btn btn--gold" disabled={disabled || pending}>
+          {pending ? 'Placing bid...' : 'Place Bid'}
+        </button>
+      </div>
+
+      {blocked && (
+        <p id={reasonId} className="bid-form__reason" data-testid="bid-blocked-reason">
+          <LockIcon size={16} />
+          <span>
+            {blocked === 'sign-in' && (
+              <>
+                <Link to="/login" state={{ from: `${location.pathname}${location.search}` }} className="text-link">
+                  Sign in
+                </Link>{' '}
+                to place a bid.
+              </>
+            )}
+            {blocked === 'verify' && (
+              <>
+                Verify your email address to place bids. Use the link we emailed you, or resend it from your{' '}
+                <Link to="/dashboard" className="text-link">
+                  dashboard
+                </Link>
+                .
+              </>
+            )}
+            {blocked === 'own-car' && 'This is your listing: sellers cannot bid on their own cars.'}
+          </span>
+        </p>
+      )}
+
+      <div aria-live="polite" className="bid-form__feedback-region">
+        {shownFeedback && (
+          <p
+            className={`bid-form__feedback bid-form__feedback--${shownFeedback.tone}`}
+            role={shownFeedback.tone === 'error' ? 'alert' : undefined}
+            data-testid="bid-feedback"
+          >
+            {shownFeedback.text}
+          </p>
+        )}
+      </div>
+
+      <p id={helpId} className="bid-form__help">
+        {BID_RULE_DESCRIPTION}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,237 @@
+import { useEffect, useId } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { ConnectionBanner } from '../../../components/ui/connection-banner.tsx';
+import { GaugeIcon, MapPinIcon, ShieldCheckIcon, UserIcon } from '../../../components/ui/icons.tsx';
+import { LoadingStatus } from '../../../components/ui/spinner.tsx';
+import { api } from '../../../lib/api-client.ts';
+import { toSessionUser, useSessionStore } from '../../../lib/session-store.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import type { CarDetail } from '../api/car-room-api.ts';
+import { useCarRoom } from '../hooks/use-car-room.ts';
+import { formatMileage, formatRating } from '../lib/format.ts';
+import { currentMinimumBid, type CarRoom } from '../stores/car-room-merge.ts';
+import { syncRoom } from '../stores/car-room-store.ts';
+import { CarGallery } from './car-gallery.tsx';
+import { CarReviews } from './car-reviews.tsx';
+import { LiveDiscussion } from './live-discussion.tsx';
+import { PricingCard } from './pricing-card.tsx';
+import { ArrowLeftIcon, StarIcon, TagIcon } from './room-icons.tsx';
+import { Stars } from './stars.tsx';
+import './car-room.css';
+
+/** "/car/12" → 12; anything that is not a positive integer id → null (shown as not found). */
+export function parseCarId(raw: string | undefined): number | null {
+  if (!raw || !/^\d{1,10}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id >= 1 && id <= 2_147_483_647 ? id : null;
+}
+
+/** `/car/:id` (spec §2 Car detail): the car, its live counters, bids and discussion. */
+export function CarDetailScreen() {
+  const { id } = useParams();
+  const carId = parseCarId(id);
+  const room = useCarRoom(carId);
+  useRefreshUnverifiedUser();
+
+  if (carId === null || room?.status === 'not-found') return <CarNotFound />;
+  if (!room || room.status === 'loading' || !room.detail) {
+    if (room?.status === 'error') {
+      return (
+        <section className="container page">
+          <DocumentTitle title="Car Details" />
+          <div className="notice notice--error" role="alert">
+            <p>{room.error}</p>
+            <button type="button" className="btn btn--dark" onClick={() => void syncRoom(carId)}>
+              Retry
+            </button>
+          </div>
+        </section>
+      );
+    }
+    return (
+      <div className="container page">
+        <DocumentTitle title="Car Details" />
+        <LoadingStatus label="Loading vehicle..." />
+      </div>
+    );
+  }
+  return <CarRoomView room={room} detail={room.detail} />;
+}
+
+function DocumentTitle({ title }: { title: string }) {
+  useDocumentTitle(title);
+  return null;
+}
+
+function CarNotFound() {
+  useDocumentTitle('Car Not Found');
+  return (
+    <section className="container page not-found" aria-labelledby="car-not-found-title">
+      <h1 id="car-not-found-title" className="page-title">
+        Car Not Found
+      </h1>
+      <p className="muted">This vehicle does not exist or is no longer listed.</p>
+      <div className="not-found__actions">
+        <Link to="/" className="btn btn--dark">
+          Back to Listings
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
+  const title = `${detail.year} ${detail.make} ${detail.model}`;
+  useDocumentTitle(title);
+  const titleId = useId();
+  const aboutId = useId();
+  const featuresId = useId();
+  const sellerId = useId();
+  const viewers = room.viewers ?? detail.viewingCount;
+
+  return (
+    <>
+      <ConnectionBanner />
+      <article className="container car-room" aria-labelledby={titleId}>
+        <Link to="/" className="car-room__back">
+          <ArrowLeftIcon size={18} />
+          Back to Listings
+        </Link>
+
+        <header className="car-room__header">
+          <div className="car-room__badges">
+            <span className="badge badge--condition">{detail.condition}</span>
+            {detail.seller.verified && (
+              <span className="badge badge--verified">
+                <ShieldCheckIcon size={14} />
+                Verified Seller
+              </span>
+            )}
+          </div>
+          <h1 id={titleId} className="car-room__title">
+            {title}
+          </h1>
+          <ul className="car-room__facts" aria-label="Key facts">
+            <li>
+              <MapPinIcon size={17} />
+              {detail.location}
+            </li>
+            <li>
+              <GaugeIcon size={17} />
+              {formatMileage(detail.mileage)}
+            </li>
+            <li>
+              <TagIcon size={17} />
+              {detail.condition} condition
+            </li>
+            <li>
+              <StarIcon size={17} className="stars__on" />
+              <span>
+                {formatRating(detail.seller.rating)} <span className="car-room__fact-label">seller rating</span>
+              </span>
+            </li>
+          </ul>
+        </header>
+
+        <div className="car-room__layout">
+          <div className="car-room__main">
+            <div className="car-room__gallery">
+              <CarGallery images={detail.images} title={title} />
+            </div>
+
+            <div className="car-room__details">
+              <section className="room-card" aria-labelledby={aboutId}>
+                <h2 id={aboutId} className="room-card__title">
+                  About this vehicle
+                </h2>
+                <p className="car-room__description">{detail.description}</p>
+              </section>
+
+              <section className="room-card" aria-labelledby={featuresId}>
+                <h2 id={featuresId} className="room-card__title">
+                  Features
+                </h2>
+                {detail.features.length === 0 ? (
+                  <p className="muted">No features listed.</p>
+                ) : (
+                  <ul className="feature-list">
+                    {detail.features.map((feature) => (
+                      <li key={feature}>{feature}</li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+
+              <section className="room-card seller-card" aria-labelledby={sellerId}>
+                <h2 id={sellerId} className="room-card__title">
+                  Seller
+                </h2>
+                <div className="seller-card__body">
+                  <span className="seller-card__avatar" aria-hidden="true">
+                    <UserIcon size={22} />
+                  </span>
+                  <div>
+                    <p className="seller-card__name">{detail.seller.name}</p>
+                    <p className="seller-card__rating">
+                      <Stars rating={detail.seller.rating} size={15} />
+                      <span>{formatRating(detail.seller.rating)} seller rating</span>
+                    </p>
+                    <p className={detail.seller.verified ? 'seller-card__status is-verified' : 'seller-card__status'}>
+                      <ShieldCheckIcon size={15} />
+                      {detail.seller.verified ? 'Verified seller' : 'Seller not yet verified'}
+                    </p>
+                  </div>
+                </div>
+                <p className="muted seller-card__hint">
+                  Questions for the seller? Ask in the Live Discussion, or contact our sales team.
+                </p>
+              </section>
+
+              <CarReviews reviews={detail.reviews} />
+            </div>
+          </div>
+
+          <aside className="car-room__aside" aria-label="Pricing, bids and discussion">
+            <PricingCard
+              detail={detail}
+              currentBids={room.currentBids}
+              highestBid={room.highestBid}
+              viewers={viewers}
+              minimum={currentMinimumBid(room)}
+              bids={room.bids}
+            />
+            <LiveDiscussion
+              carId={detail.id}
+              messages={room.messages}
+              loaded={room.messagesLoaded}
+              loadError={room.messagesError}
+            />
+          </aside>
+        </div>
+      </article>
+    </>
+  );
+}
+
+/**
+ * A stored user who had not verified their email may have done so since (in another tab, or
+ * from the emailed link): re-read the profile once, so bidding and chat unlock without a new login.
+ */
+function useRefreshUnverifiedUser(): void {
+  const userId = useSessionStore((s) => (s.isAuthenticated && s.user && !s.user.email_verified ? s.user.id : null));
+  useEffect(() => {
+    if (userId === null) return;
+    const controller = new AbortController();
+    api
+      .get<unknown>('/api/users/profile', { signal: controller.signal })
+      .then((data) => {
+        const fresh = toSessionUser(data);
+        const current = useSessionStore.getState().user;
+        if (fresh && current && fresh.id === current.id && fresh.email_verified !== current.email_verified) {
+          useSessionStore.getState().setSession({ user: fresh });
+        }
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [userId]);
+}

@@ -1,0 +1,188 @@
+import { minimumBid } from '@common/bid-rules.ts';
+import type { Bid, CarDetail, ChatMessage } from '../api/car-room-api.ts';
+
+/**
+ * Pure state transitions of one car room. REST snapshots and pushed events are both merged by
+ * `id`, so the order they arrive in never shows anything twice or loses anything; counters
+ * that only grow (`currentBids`, `highestBid`) never go backwards because of a late snapshot.
+ * Every function returns the same object when nothing changed, so subscribers stay quiet.
+ */
+
+export type RoomStatus = 'loading' | 'ready' | 'not-found' | 'error';
+
+export interface CarRoom {
+  carId: number;
+  status: RoomStatus;
+  /** Why the detail could not be loaded (status 'error'). */
+  error: string | null;
+  detail: CarDetail | null;
+  /** Oldest first, unique by id. */
+  messages: ChatMessage[];
+  /** The first history page has been read (later reads ask only for what is newer). */
+  messagesLoaded: boolean;
+  messagesError: string | null;
+  /** Newest first, unique by id. */
+  bids: Bid[];
+  bidsLoaded: boolean;
+  currentBids: number;
+  highestBid: number | null;
+  /** Live viewers; null until the first count arrives. */
+  viewers: number | null;
+  /** The smallest acceptable bid the server last stated (a 409 BID_TOO_LOW reply). */
+  serverMinimum: number | null;
+}
+
+export function emptyRoom(carId: number): CarRoom {
+  return {
+    carId,
+    status: 'loading',
+    error: null,
+    detail: null,
+    messages: [],
+    messagesLoaded: false,
+    messagesError: null,
+    bids: [],
+    bidsLoaded: false,
+    currentBids: 0,
+    highestBid: null,
+    viewers: null,
+    serverMinimum: null,
+  };
+}
+
+/** Messages in the order they were committed (ids are assigned in commit order). */
+export function compareMessages(a: ChatMessage, b: ChatMessage): number {
+  return a.id - b.id || a.timestamp.localeCompare(b.timestamp);
+}
+
+/** Newest bid first. */
+export function compareBidsNewestFirst(a: Bid, b: Bid): number {
+  return b.id - a.id;
+}
+
+/**
+ * `existing` plus the items of `incoming` it does not hold yet (by id), sorted by `order`.
+ * Messages and bids never change once written, so a known id keeps its held copy.
+ * Returns `existing` itself when nothing is new.
+ */
+export function mergeById<T extends { id: number }>(
+  existing: readonly T[],
+  incoming: readonly T[],
+  order: (a: T, b: T) => number,
+): T[] {
+  if (incoming.length === 0) return existing as T[];
+  const byId = new Map(existing.map((item) => [item.id, item]));
+  let changed = false;
+  for (const item of incoming) {
+    if (byId.has(item.id)) continue;
+    byId.set(item.id, item);
+    changed = true;
+  }
+  if (!changed) return existing as T[];
+  return [...byId.values()].sort(order);
+}
+
+/** The larger of two counts where null means "none yet". */
+export function maxOrNull(a: number | null, b: number | null | undefined): number | null {
+  if (b === null || b === undefined) return a;
+  if (a === null) return b;
+  return Math.max(a, b);
+}
+
+function withCounters(
+  room: CarRoom,
+  currentBids: number | undefined,
+  highestBid: number | null | undefined,
+): CarRoom {
+  const nextCount = currentBids === undefined ? room.currentBids : Math.max(room.currentBids, currentBids);
+  const nextHighest = maxOrNull(room.highestBid, highestBid);
+  if (nextCount === room.currentBids && nextHighest === room.highestBid) return room;
+  return { ...room, currentBids: nextCount, highestBid: nextHighest };
+}
+
+/** A `GET /api/cars/:id` snapshot. Counters take the max; a live viewer count wins over the snapshot's. */
+export function applyDetail(room: CarRoom, detail: CarDetail): CarRoom {
+  const next = withCounters(room, detail.currentBids, detail.highestBid);
+  return {
+    ...next,
+    status: 'ready',
+    error: null,
+    detail,
+    viewers: next.viewers ?? detail.viewingCount,
+  };
+}
+
+export function applyNotFound(room: CarRoom): CarRoom {
+  return room.status === 'not-found' ? room : { ...room, status: 'not-found', error: null };
+}
+
+/** A failed detail read; a room that already shows the car keeps showing it. */
+export function applyDetailError(room: CarRoom, message: string): CarRoom {
+  if (room.status === 'ready' || room.status === 'not-found') return room;
+  return { ...room, status: 'error', error: message };
+}
+
+/** Messages from a history read (`fromHistory`) or pushed live. */
+export function applyMessages(room: CarRoom, messages: readonly ChatMessage[], fromHistory = false): CarRoom {
+  const mine = messages.filter((m) => m.carId === room.carId);
+  const merged = mergeById(room.messages, mine, compareMessages);
+  const loaded = room.messagesLoaded || fromHistory;
+  if (merged === room.messages && loaded === room.messagesLoaded && (!fromHistory || room.messagesError === null)) {
+    return room;
+  }
+  return { ...room, messages: merged, messagesLoaded: loaded, messagesError: fromHistory ? null : room.messagesError };
+}
+
+export function applyMessagesError(room: CarRoom, message: string): CarRoom {
+  return room.messagesError === message ? room : { ...room, messagesError: message };
+}
+
+/** Bids from `GET /api/bids/car/:id` (or one just placed): the list merges, counters take the max. */
+export function applyBids(room: CarRoom, bids: readonly Bid[], fromSnapshot = false): CarRoom {
+  const mine = bids.filter((b) => b.carId === room.carId);
+  const merged = mergeById(room.bids, mine, compareBidsNewestFirst);
+  const highest = mine.reduce<number | null>((max, b) => maxOrNull(max, b.amount), null);
+  let next = withCounters(room, merged.length, highest);
+  if (merged !== room.bids || (fromSnapshot && !room.bidsLoaded)) {
+    next = { ...next, bids: merged, bidsLoaded: room.bidsLoaded || fromSnapshot };
+  }
+  return next;
+}
+
+/** A `bid:placed` event (or the answer to our own bid). */
+export function applyBidPlaced(
+  room: CarRoom,
+  event: { carId: number; bid: Bid; currentBids: number; highestBid: number | null },
+): CarRoom {
+  if (event.carId !== room.carId) return room;
+  return withCounters(applyBids(room, [event.bid]), event.currentBids, event.highestBid);
+}
+
+export function applyCounters(room: CarRoom, counters: { currentBids?: number; highestBid?: number | null }): CarRoom {
+  return withCounters(room, counters.currentBids, counters.highestBid);
+}
+
+/** `car:viewers` or a join acknowledgement: the latest count is the truth (it goes down too). */
+export function applyViewers(room: CarRoom, count: number): CarRoom {
+  if (!Number.isFinite(count) || count < 0 || room.viewers === count) return room;
+  return { ...room, viewers: count };
+}
+
+/** A 409 BID_TOO_LOW reply: remember the server's minimum and the highest bid it saw. */
+export function applyBidTooLow(room: CarRoom, minimumAmount: number | undefined, highestBid: number | null | undefined): CarRoom {
+  const next = withCounters(room, undefined, highestBid);
+  const serverMinimum = maxOrNull(room.serverMinimum, minimumAmount);
+  return serverMinimum === next.serverMinimum ? next : { ...next, serverMinimum };
+}
+
+/** Id of the newest message held, or null. */
+export function lastMessageId(room: CarRoom): number | null {
+  return room.messages.length > 0 ? room.messages[room.messages.length - 1]!.id : null;
+}
+
+/** The smallest bid the form should offer: the shared rule, raised to what the server last demanded. */
+export function currentMinimumBid(room: CarRoom): number | null {
+  if (!room.detail) return null;
+  const byRule = minimumBid(room.detail.price, room.highestBid);
+  return room.serverMinimum === null ? byRule : Math.max(byRule, room.serverMinimum);
+}

@@ -1,0 +1,226 @@
+import { create } from 'zustand';
+import { ApiError, isAbortError } from '../../../lib/api-client.ts';
+import { emitIfConnected, emitWithAck, getSocket, isSocketConnected, onSocketConnect } from '../../../lib/socket.ts';
+import {
+  CHAT_INITIAL_LIMIT,
+  CHAT_PAGE_MAX,
+  getBids,
+  getCarDetail,
+  getChatMessages,
+  placeBid,
+  postChatMessage,
+  toBidPlaced,
+  toChatMessage,
+  type ChatMessage,
+  type PlacedBid,
+} from '../api/car-room-api.ts';
+import {
+  applyBidPlaced,
+  applyBidTooLow,
+  applyBids,
+  applyDetail,
+  applyDetailError,
+  applyMessages,
+  applyMessagesError,
+  applyNotFound,
+  applyViewers,
+  emptyRoom,
+  lastMessageId,
+  type CarRoom,
+} from './car-room-merge.ts';
+
+/**
+ * Car rooms (car detail screen): per car, the detail snapshot, the discussion, the bids and the
+ * live counters. REST snapshots and socket events both land here through the pure merges of
+ * car-room-merge.ts. Socket listeners call `setState` outside React.
+ */
+
+export interface CarRoomStoreState {
+  rooms: Record<number, CarRoom>;
+  /** `${userId}:${carId}` for cars the server told us are the user's own (403 CANNOT_BID_OWN_CAR). */
+  ownCars: Record<string, true>;
+}
+
+export const useCarRoomStore = create<CarRoomStoreState>()(() => ({ rooms: {}, ownCars: {} }));
+
+export const ownCarKey = (userId: number, carId: number) => `${userId}:${carId}`;
+
+const CHAT_CATCH_UP_MAX_PAGES = 50;
+const CHAT_HISTORY_FAILED = 'Could not load the discussion.';
+const DETAIL_FAILED = 'Could not load this vehicle.';
+
+/** Applies `change` to the room of `carId` if it is open; a closed room ignores late answers. */
+function updateRoom(carId: number, change: (room: CarRoom) => CarRoom): void {
+  useCarRoomStore.setState((state) => {
+    const room = state.rooms[carId];
+    if (!room) return state;
+    const next = change(room);
+    return next === room ? state : { rooms: { ...state.rooms, [carId]: next } };
+  });
+}
+
+const roomOf = (carId: number): CarRoom | undefined => useCarRoomStore.getState().rooms[carId];
+
+// ── Open rooms and the socket ─────────────────────────────────────────────────────────────────
+
+/** Mounted screens per car (React StrictMode mounts twice; two panels may share a room). */
+const openCount = new Map<number, number>();
+/** Rooms closed while offline: a recovered connection may still hold them on the server. */
+const leftWhileOffline = new Set<number>();
+let listening = false;
+
+function listen(): void {
+  if (listening) return;
+  listening = true;
+  const socket = getSocket();
+  socket.on('chat:message', (raw: unknown) => {
+    const message = toChatMessage(raw);
+    if (message) updateRoom(message.carId, (r) => applyMessages(r, [message]));
+  });
+  socket.on('bid:placed', (raw: unknown) => {
+    const event = toBidPlaced(raw);
+    if (event) updateRoom(event.carId, (r) => applyBidPlaced(r, event));
+  });
+  socket.on('car:viewers', (event: { carId?: unknown; count?: unknown }) => {
+    if (typeof event?.carId === 'number' && typeof event.count === 'number') {
+      const count = event.count;
+      updateRoom(event.carId, (r) => applyViewers(r, count));
+    }
+  });
+  // After every (re)connect: leave stale rooms, re-join open ones, re-read what may have been missed.
+  onSocketConnect(() => {
+    for (const carId of leftWhileOffline) {
+      if (!openCount.has(carId)) emitIfConnected('car:leave', { carId });
+    }
+    leftWhileOffline.clear();
+    for (const carId of openCount.keys()) void joinAndSync(carId);
+  });
+}
+
+async function join(carId: number): Promise<void> {
+  const ack = await emitWithAck<{ carId: number; viewers: number }>('car:join', { carId });
+  if (ack.ok) updateRoom(carId, (r) => applyViewers(r, ack.data.viewers));
+}
+
+async function joinAndSync(carId: number): Promise<void> {
+  // Join first: whatever is committed after the join arrives live, the rest comes from REST.
+  await join(carId);
+  await syncRoom(carId);
+}
+
+/** Starts (or shares) the room of `carId`: joins it live and loads its snapshots. */
+export function openRoom(carId: number): void {
+  listen();
+  const count = openCount.get(carId) ?? 0;
+  openCount.set(carId, count + 1);
+  if (count > 0) return;
+  leftWhileOffline.delete(carId);
+  useCarRoomStore.setState((state) => ({ rooms: { ...state.rooms, [carId]: state.rooms[carId] ?? emptyRoom(carId) } }));
+  if (isSocketConnected()) void joinAndSync(carId);
+  else void syncRoom(carId); // show the car now; the connect handler joins and catches up
+}
+
+/** Ends one user of the room; the last one leaves it and forgets its state. */
+export function closeRoom(carId: number): void {
+  const count = openCount.get(carId) ?? 0;
+  if (count > 1) {
+    openCount.set(carId, count - 1);
+    return;
+  }
+  openCount.delete(carId);
+  if (!emitIfConnected('car:leave', { carId })) leftWhileOffline.add(carId);
+  useCarRoomStore.setState((state) => {
+    if (!(carId in state.rooms)) return state;
+    const rooms = { ...state.rooms };
+    delete rooms[carId];
+    return { rooms };
+  });
+}
+
+// ── REST snapshots ───────────────────────────────────────────────────────────────────────────
+
+function failureText(error: unknown, fallback: string): string {
+  return error instanceof ApiError ? error.message : fallback;
+}
+
+async function syncDetail(carId: number): Promise<void> {
+  try {
+    const detail = await getCarDetail(carId);
+    updateRoom(carId, (r) => applyDetail(r, detail));
+  } catch (error) {
+    if (isAbortError(error)) return;
+    if (error instanceof ApiError && error.status === 404) updateRoom(carId, applyNotFound);
+    else updateRoom(carId, (r) => applyDetailError(r, failureText(error, DETAIL_FAILED)));
+  }
+}
+
+/** First read: the latest page. Later reads: everything after the newest held message, page by page. */
+async function syncChat(carId: number): Promise<void> {
+  try {
+    const room = roomOf(carId);
+    if (!room) return;
+    if (!room.messagesLoaded) {
+      const latest = await getChatMessages(carId, { limit: CHAT_INITIAL_LIMIT });
+      updateRoom(carId, (r) => applyMessages(r, latest, true));
+      return;
+    }
+    let after = lastMessageId(room);
+    for (let page = 0; page < CHAT_CATCH_UP_MAX_PAGES; page += 1) {
+      const batch = await getChatMessages(carId, { after: after ?? undefined, limit: CHAT_PAGE_MAX });
+      updateRoom(carId, (r) => applyMessages(r, batch, true));
+      if (batch.length < CHAT_PAGE_MAX || !roomOf(carId)) break;
+      after = batch[batch.length - 1]!.id;
+    }
+  } catch (error) {
+    if (!isAbortError(error)) updateRoom(carId, (r) => applyMessagesError(r, failureText(error, CHAT_HISTORY_FAILED)));
+  }
+}
+
+async function syncBids(carId: number): Promise<void> {
+  try {
+    const bids = await getBids(carId);
+    updateRoom(carId, (r) => applyBids(r, bids, true));
+  } catch {
+    // The counters still come from the detail snapshot and live events; the list retries on reconnect.
+  }
+}
+
+/** Re-reads the detail (counters), the discussion since the last known message and the bids. */
+export async function syncRoom(carId: number): Promise<void> {
+  await Promise.all([syncDetail(carId), syncChat(carId), syncBids(carId)]);
+}
+
+// ── Commands ─────────────────────────────────────────────────────────────────────────────────
+
+/** Posts a message; it shows at once (the live echo merges into it by id). Throws ApiError. */
+export async function sendChatMessage(carId: number, text: string, type: 'message' | 'question'): Promise<ChatMessage> {
+  const message = await postChatMessage(carId, text, type);
+  updateRoom(carId, (r) => applyMessages(r, [message]));
+  return message;
+}
+
+/** Places a bid. Throws ApiError; a 409 BID_TOO_LOW and a 403 CANNOT_BID_OWN_CAR update the room first. */
+export async function submitBid(carId: number, amount: number, idempotencyKey: string, userId: number | null): Promise<PlacedBid> {
+  try {
+    const placed = await placeBid(carId, amount, idempotencyKey);
+    updateRoom(carId, (r) =>
+      applyBidPlaced(r, {
+        carId,
+        bid: placed.bid,
+        currentBids: placed.car.currentBids,
+        highestBid: placed.car.highestBid,
+      }),
+    );
+    return placed;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'BID_TOO_LOW') {
+      const details = (error.details ?? {}) as { minimumAmount?: unknown; highestBid?: unknown };
+      const minimum = typeof details.minimumAmount === 'number' ? details.minimumAmount : undefined;
+      const highest = typeof details.highestBid === 'number' ? details.highestBid : undefined;
+      updateRoom(carId, (r) => applyBidTooLow(r, minimum, highest));
+    } else if (error instanceof ApiError && error.code === 'CANNOT_BID_OWN_CAR' && userId !== null) {
+      useCarRoomStore.setState((state) => ({ ownCars: { ...state.ownCars, [ownCarKey(userId, carId)]: true } }));
+    }
+    throw error;
+  }
+}

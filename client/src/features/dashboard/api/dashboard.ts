@@ -1,0 +1,108 @@
+import type { EscrowPlanId } from '@common/escrow-plans.ts';
+import { api } from '../../../lib/api-client.ts';
+
+export interface DashboardStats {
+  activeBids: number;
+  watchlist: number;
+  messages: number;
+  activity: number;
+}
+
+export interface ActivityItem {
+  type: 'bid' | 'message' | 'order' | 'notification';
+  title: string;
+  description: string;
+  carId: number | null;
+  timestamp: string;
+}
+
+export interface DashboardSummary {
+  stats: DashboardStats;
+  recentActivity: ActivityItem[];
+}
+
+export interface UserBid {
+  id: number;
+  carId: number;
+  userId: number;
+  userName: string;
+  amount: number;
+  timestamp: string;
+  status: 'leading' | 'outbid';
+  car: {
+    id: number;
+    make: string;
+    model: string;
+    year: number;
+    price: number;
+    primaryImage: string | null;
+    currentBids: number;
+    highestBid: number | null;
+  };
+}
+
+export interface Discussion {
+  car: { id: number; year: number; make: string; model: string; primaryImage: string | null };
+  messageCount: number;
+  lastMessageAt: string;
+}
+
+/** `GET /api/watchlist` gives cars in the listing shape (snake_case). */
+export interface WatchedCar {
+  id: number;
+  year: number;
+  make: string;
+  model: string;
+  price: number;
+  market_value: number;
+  condition: string;
+  location: string;
+  primary_image: string | null;
+  seller_name: string;
+  seller_verified: boolean;
+  mileage: number;
+  current_bids: number;
+  viewing_count: number;
+}
+
+export interface Order {
+  id: number;
+  carId: number;
+  buyerId: number;
+  sellerId: number;
+  amount: number;
+  plan: EscrowPlanId;
+  escrowFee: number;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CarTitle {
+  id: number;
+  year: number;
+  make: string;
+  model: string;
+  images: string[];
+}
+
+export const getDashboardSummary = (signal?: AbortSignal) => api.get<DashboardSummary>('/api/users/dashboard', { signal });
+
+export const getMyBids = (signal?: AbortSignal) =>
+  api.get<{ bids: UserBid[] }>('/api/bids/user', { signal }).then((d) => d.bids);
+
+export const getMyDiscussions = (signal?: AbortSignal) =>
+  api.get<{ discussions: Discussion[] }>('/api/chat/user', { signal }).then((d) => d.discussions);
+
+export const getWatchedCars = (signal?: AbortSignal) =>
+  api.get<{ cars: WatchedCar[] }>('/api/watchlist', { signal }).then((d) => d.cars);
+
+export const getMyOrders = (signal?: AbortSignal) =>
+  api.get<{ orders: Order[] }>('/api/orders', { signal }).then((d) => d.orders);
+
+/** The car of an order (orders carry only its id). Null when it cannot be read (e.g. removed). */
+export const getCarTitle = (id: number, signal?: AbortSignal): Promise<CarTitle | null> =>
+  api.get<CarTitle>(`/api/cars/${id}`, { signal }).catch((error: unknown) => {
+    if (signal?.aborted) throw error;
+    return null;
+  });
