@@ -481,6 +481,24 @@ describe('car room', () => {
     expectNoUnexpectedErrors(tab, EXPECTED_HTTP_ERRORS);
   });
 
+  it('a buyer orders the car through escrow and sees the order on the dashboard', async () => {
+    const buyer = await createUser(t, { name: 'Erin Escrow' });
+    const tab = await openTab(buyer);
+    const { page } = tab;
+    await openCar(tab);
+    await page.getByRole('button', { name: 'Buy with Escrow' }).click();
+    const dialog = page.getByTestId('buy-with-escrow-dialog');
+    await dialog.getByText('Escrow fee').first().waitFor();
+    await dialog.getByRole('button', { name: 'Place Order' }).click();
+    await dialog.getByText(/awaiting payment/i).first().waitFor();
+    const orders = (await t.app.inject({ method: 'GET', url: '/api/orders', headers: buyer.auth })).json().data.orders;
+    expect(orders).toEqual([expect.objectContaining({ carId, buyerId: buyer.id, status: 'awaiting_payment' })]);
+    await page.goto(`${base}/dashboard?tab=orders`);
+    await page.getByRole('tabpanel').getByText(/awaiting payment/i).first().waitFor();
+    await tab.close();
+    expectNoUnexpectedErrors(tab);
+  });
+
   it('on a phone (375 wide) the pricing card and the discussion stack below the gallery', async () => {
     const tab = await openTab(alice, PHONE);
     const { page } = tab;

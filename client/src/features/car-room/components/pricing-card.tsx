@@ -5,6 +5,8 @@ import { EyeIcon, GavelIcon, ShieldCheckIcon, TrendIcon } from '../../../compone
 import { formatRelativeTime } from '../../../lib/relative-time.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import type { Bid, CarDetail } from '../api/car-room-api.ts';
+import { WatchButton } from '../../../components/watch-button.tsx';
+import { BuyWithEscrow } from '../../escrow/components/buy-with-escrow.tsx';
 import { BidForm } from './bid-form.tsx';
 import { TrophyIcon } from './room-icons.tsx';
 
@@ -81,6 +83,8 @@ export function PricingCard({
 
       {bids.length > 0 && <RecentBids bids={bids.slice(0, RECENT_BIDS_SHOWN)} />}
 
+      <BuyWithEscrow carId={detail.id} price={detail.price} title={`${detail.year} ${detail.make} ${detail.model}`} />
+      <WatchButton carId={detail.id} carTitle={`${detail.year} ${detail.make} ${detail.model}`} variant="full" />
       <Link to="/support" className="btn btn--primary btn--block btn--lg pricing-card__order">
         Place Order - Contact Sales
       </Link>
