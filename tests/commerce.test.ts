@@ -235,3 +235,20 @@ describe('OpenAPI', () => {
     expect(create.responses['201']).toBeDefined();
   });
 });
+
+describe('popular order', () => {
+  it('moves a car up as soon as it gets bids', async () => {
+    const before = (await api('GET', '/api/cars?sort=popular&limit=50')).json().data.cars as { id: number; price: number; current_bids: number }[];
+    const last = before.at(-1)!;
+    const [first, second] = [await createUser(t), await createUser(t)];
+    const most = Math.max(...before.map((c) => c.current_bids));
+    let amount = last.price;
+    for (let i = 0; i <= most; i++) {
+      const bidder = i % 2 === 0 ? first : second;
+      expect((await api('POST', '/api/bids', bidder, { carId: last.id, amount })).statusCode).toBe(201);
+      amount += 10_000;
+    }
+    const after = (await api('GET', '/api/cars?sort=popular&limit=50')).json().data.cars as { id: number }[];
+    expect(after[0]!.id).toBe(last.id);
+  });
+});

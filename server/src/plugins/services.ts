@@ -15,6 +15,8 @@ export default fp(
   async function services(app: FastifyInstance) {
     const notifications = new NotificationsService(app.db, app.events);
     const cars = new CarsService(app.db, app.viewerCounts, { listingCacheMs: app.config.listingCacheSeconds * 1000 });
+    const unsubscribe = app.events.subscribe('bid.placed', () => cars.bidPlaced());
+    app.addHook('onClose', async () => unsubscribe());
     app.decorate('services', {
       cars,
       notifications,

@@ -191,6 +191,8 @@ export interface CarsServiceOptions {
 export class CarsService {
   private readonly totals: TtlCache<number>;
   private readonly pageIds: TtlCache<number[]>;
+  /** Popular order moves with every bid, so its pages are kept only briefly and dropped on each bid. */
+  private readonly popularIds = new TtlCache<number[]>(1_000);
   // The hot reads are built once: building a drizzle query costs more than running it.
   private readonly rowsByIdsQuery;
   private readonly detailQuery;
@@ -227,6 +229,12 @@ export class CarsService {
   clearListingCache(): void {
     this.totals.clear();
     this.pageIds.clear();
+    this.popularIds.clear();
+  }
+
+  /** A bid changed some car's place in the popular order. */
+  bidPlaced(): void {
+    this.popularIds.clear();
   }
 
   async list(query: ListingQuery): Promise<{ cars: CarListItem[]; pagination: Pagination }> {
@@ -234,9 +242,9 @@ export class CarsService {
     const offset = (query.page - 1) * query.limit;
     const criteria = JSON.stringify([query.filter, parseSearch(query.search)]);
     const [rows, total] = await Promise.all([
-      // Popular order moves with live viewers and bids, so it is never cached.
+      // Popular order moves with live viewers and bids: see popularPage.
       query.sort === 'popular'
-        ? this.popularPage(conditions, offset, query.limit)
+        ? this.popularPage(conditions, criteria, offset, query.limit)
         : this.pageIds
             .get(`${criteria}|${query.sort}|${offset}|${query.limit}`, async () =>
               (await this.page(conditions, listingOrder(query.sort), offset, query.limit)).map((row) => row.id),
@@ -254,10 +262,13 @@ export class CarsService {
    * Most live viewers first, then most bids, then newest. Viewer numbers live in memory, so the
    * few cars being watched are ranked here and the rest come from the bids/newest index.
    */
-  private async popularPage(conditions: SQL[], offset: number, limit: number): Promise<ListingRow[]> {
+  private async popularPage(conditions: SQL[], criteria: string, offset: number, limit: number): Promise<ListingRow[]> {
     const ranking = this.viewers.ranking();
     const byBids = listingOrder('popular');
-    if (ranking.length === 0) return this.page(conditions, byBids, offset, limit);
+    if (ranking.length === 0) {
+      const ids = await this.popularIds.get(`${criteria}|${offset}|${limit}`, async () => (await this.page(conditions, byBids, offset, limit)).map((row) => row.id));
+      return this.rowsByIds(ids);
+    }
     const watchedIds = ranking.map((r) => r.carId);
     const rank = new Map(ranking.map((r, i) => [r.carId, i]));
     const watched = (await this.page([...conditions, inArray(cars.id, watchedIds)], byBids, 0, watchedIds.length)).sort(
