@@ -18,10 +18,13 @@ export default fp(
       return { ...payload, emittedAt: Date.now() };
     };
 
+    // Other processes exist only behind the Redis adapter; the in-memory adapter has no peers.
+    const clustered = app.config.redisUrl !== null;
+
     /** Car events also reach plain-WebSocket subscribers, on this process and the others. */
     const toCarFeed = (carId: number, event: string, payload: unknown) => {
       carFeed.deliver(carId, event, payload);
-      io.serverSideEmit('car-event', carId, event, payload);
+      if (clustered) io.serverSideEmit('car-event', carId, event, payload);
     };
     io.on('car-event', (carId, event, payload) => carFeed.deliver(carId, event, payload));
 
@@ -55,7 +58,7 @@ export default fp(
         io.to(sessionRoom(sessionId)).emit('session:revoked', {});
         io.in(sessionRoom(sessionId)).disconnectSockets(true);
         carFeed.closeSession(sessionId);
-        io.serverSideEmit('session-revoked', sessionId);
+        if (clustered) io.serverSideEmit('session-revoked', sessionId);
       }),
     ];
     io.on('session-revoked', (sessionId) => carFeed.closeSession(sessionId));
