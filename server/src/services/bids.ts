@@ -6,20 +6,9 @@ import { conflict, forbidden, notFound } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import { carTitle, toChatMessage, type ChatMessage } from './chat.ts';
 import type { NotificationsService } from './notifications.ts';
+import type { Bid, PlacedBid } from '../../../common/api-types.ts';
 
-export interface Bid {
-  id: number;
-  carId: number;
-  userId: number;
-  userName: string;
-  amount: number;
-  timestamp: string;
-}
-
-export interface PlacedBid {
-  bid: Bid;
-  car: { id: number; currentBids: number; highestBid: number };
-}
+export type { Bid, PlacedBid } from '../../../common/api-types.ts';
 
 export interface CarSummary {
   id: number;

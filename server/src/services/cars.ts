@@ -4,6 +4,9 @@ import { cars, reviews, sellers } from '../../../db/schema/index.ts';
 import { normalizeSearchText } from '../../../db/search-text.ts';
 import { notFound } from '../lib/errors.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
+import type { CarDetail, CarListItem, Pagination } from '../../../common/api-types.ts';
+
+export type { CarDetail, CarListItem, Pagination, Review } from '../../../common/api-types.ts';
 
 export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market'] as const;
 export type ListingFilter = (typeof LISTING_FILTERS)[number];
@@ -20,62 +23,6 @@ export interface ListingQuery {
   sort: ListingSort;
   page: number;
   limit: number;
-}
-
-export interface CarListItem {
-  id: number;
-  year: number;
-  make: string;
-  model: string;
-  price: number;
-  market_value: number;
-  condition: string;
-  location: string;
-  primary_image: string | null;
-  seller_name: string;
-  seller_verified: boolean;
-  mileage: number;
-  current_bids: number;
-  viewing_count: number;
-}
-
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-  pages: number;
-}
-
-export interface Review {
-  id: number;
-  carId: number;
-  userId: number | null;
-  userName: string;
-  rating: number;
-  comment: string;
-  date: string;
-  verified: boolean;
-}
-
-export interface CarDetail {
-  id: number;
-  make: string;
-  model: string;
-  year: number;
-  price: number;
-  marketValue: number;
-  mileage: number;
-  condition: string;
-  images: string[];
-  description: string;
-  seller: { id: number; name: string; rating: number; verified: boolean };
-  currentBids: number;
-  highestBid: number | null;
-  viewingCount: number;
-  location: string;
-  features: string[];
-  bodyStyle: string;
-  reviews: Review[];
 }
 
 /** Where live viewer numbers come from; the real-time layer provides them. */

@@ -1,19 +1,12 @@
 import { and, asc, desc, eq, gt } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
-import { cars, chatMessages, sellers, type ChatMessageType } from '../../../db/schema/index.ts';
+import { cars, chatMessages, sellers } from '../../../db/schema/index.ts';
+import type { ChatMessage } from '../../../common/api-types.ts';
+
+export type { ChatMessage } from '../../../common/api-types.ts';
 import { notFound, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import type { NotificationsService } from './notifications.ts';
-
-export interface ChatMessage {
-  id: number;
-  carId: number;
-  userId: number | null;
-  userName: string;
-  message: string;
-  timestamp: string;
-  type: ChatMessageType;
-}
 
 export const CHAT_MESSAGE_MAX_LENGTH = 1_000;
 export const CHAT_PAGE_DEFAULT = 50;

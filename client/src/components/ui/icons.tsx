@@ -1,9 +1,9 @@
 import { useId, type ReactNode, type SVGProps } from 'react';
 
 /** Small inline stroke icons. Decorative by default (aria-hidden); label the control, not the icon. */
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 
-function Icon({ size = 20, children, ...rest }: IconProps & { children: ReactNode }) {
+export function Icon({ size = 20, children, ...rest }: IconProps & { children: ReactNode }) {
   return (
     <svg
       width={size}

@@ -1,63 +1,7 @@
 import { api } from '../../../lib/api-client.ts';
+import type { Bid, CarDetail, ChatMessage, ChatMessageType, PlacedBid } from '@common/api-types.ts';
 
-/** `GET /api/cars/:id` (contract §Cars, camelCase). */
-export interface CarDetail {
-  id: number;
-  make: string;
-  model: string;
-  year: number;
-  price: number;
-  marketValue: number;
-  mileage: number;
-  condition: string;
-  images: string[];
-  description: string;
-  seller: { id: number; name: string; rating: number; verified: boolean };
-  currentBids: number;
-  highestBid: number | null;
-  viewingCount: number;
-  location: string;
-  features: string[];
-  bodyStyle: string;
-  reviews: Review[];
-}
-
-export interface Review {
-  id: number;
-  carId: number;
-  userId: number | null;
-  userName: string;
-  rating: number;
-  comment: string;
-  date: string;
-  verified: boolean;
-}
-
-export type ChatMessageType = 'message' | 'question' | 'bid';
-
-export interface ChatMessage {
-  id: number;
-  carId: number;
-  userId: number | null;
-  userName: string;
-  message: string;
-  timestamp: string;
-  type: ChatMessageType;
-}
-
-export interface Bid {
-  id: number;
-  carId: number;
-  userId: number;
-  userName: string;
-  amount: number;
-  timestamp: string;
-}
-
-export interface PlacedBid {
-  bid: Bid;
-  car: { id: number; currentBids: number; highestBid: number };
-}
+export type { Bid, CarDetail, ChatMessage, ChatMessageType, PlacedBid, Review } from '@common/api-types.ts';
 
 /** Largest page `GET /api/chat/car/:id` serves. */
 export const CHAT_PAGE_MAX = 100;

@@ -1,27 +1,5 @@
-import type { ReactNode, SVGProps } from 'react';
-
+import { Icon, type IconProps } from '../../../components/ui/icons.tsx';
 /** Icons only the car room uses. Decorative (aria-hidden): label the control, not the icon. */
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Icon({ size = 20, children, ...rest }: IconProps & { children: ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...rest}
-    >
-      {children}
-    </svg>
-  );
-}
 
 export const StarIcon = ({ filled = true, ...p }: IconProps & { filled?: boolean }) => (
   <Icon {...p} fill={filled ? 'currentColor' : 'none'}>

@@ -1,4 +1,4 @@
-import type { EscrowPlanId } from '@common/escrow-plans.ts';
+import type { CarListItem, Order } from '@common/api-types.ts';
 import { api } from '../../../lib/api-client.ts';
 
 export interface DashboardStats {
@@ -47,36 +47,9 @@ export interface Discussion {
   lastMessageAt: string;
 }
 
-/** `GET /api/watchlist` gives cars in the listing shape (snake_case). */
-export interface WatchedCar {
-  id: number;
-  year: number;
-  make: string;
-  model: string;
-  price: number;
-  market_value: number;
-  condition: string;
-  location: string;
-  primary_image: string | null;
-  seller_name: string;
-  seller_verified: boolean;
-  mileage: number;
-  current_bids: number;
-  viewing_count: number;
-}
-
-export interface Order {
-  id: number;
-  carId: number;
-  buyerId: number;
-  sellerId: number;
-  amount: number;
-  plan: EscrowPlanId;
-  escrowFee: number;
-  status: string;
-  createdAt: string;
-  updatedAt: string;
-}
+/** `GET /api/watchlist` gives cars in the listing shape. */
+export type WatchedCar = CarListItem;
+export type { Order } from '@common/api-types.ts';
 
 export interface CarTitle {
   id: number;
