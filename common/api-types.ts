@@ -1,3 +1,5 @@
+import type { OrderActor, OrderStatus } from './order-lifecycle.ts';
+
 /**
  * Shapes of the REST contract that both the server (response building) and the web client
  * (reading responses) use, declared once.
@@ -40,8 +42,16 @@ export interface Review {
   verified: boolean;
 }
 
+/**
+ * A listing's state: `pending` while an escrow order holds the buyer's money, `ended` once an
+ * auction closed unsold. Only `active` cars are listed.
+ */
+export const CAR_STATUSES = ['active', 'pending', 'sold', 'ended', 'withdrawn'] as const;
+export type CarStatus = (typeof CAR_STATUSES)[number];
+
 /** `GET /api/cars/:id` (camelCase). */
 export interface CarDetail {
+  status: CarStatus;
   id: number;
   make: string;
   model: string;
@@ -89,7 +99,16 @@ export interface PlacedBid {
   car: { id: number; currentBids: number; highestBid: number };
 }
 
-/** Contract §Orders. The server narrows `status` to its lifecycle states. */
+/** One movement of an order's money out of escrow (payout to the seller, or refund to the buyer). */
+export interface PaymentLeg {
+  amount: number;
+  /** The payment provider's reference, once the money has moved. */
+  reference: string | null;
+  status: 'pending' | 'settled';
+  settledAt: string | null;
+}
+
+/** Contract §Orders, with the lifecycle fields of v2 and a few extensions for screens. */
 export interface Order {
   id: number;
   carId: number;
@@ -98,7 +117,34 @@ export interface Order {
   amount: number;
   plan: 'basic' | 'premium' | 'platinum';
   escrowFee: number;
-  status: string;
+  status: OrderStatus;
   createdAt: string;
   updatedAt: string;
+  paymentDueAt: string;
+  inspectionDays: number;
+  inspectionEndsAt: string | null;
+  shipment: { carrier: string; trackingNumber: string; shippedAt: string } | null;
+  payment: { reference: string; method: 'wire' | 'card'; amountCharged: number; paidAt: string } | null;
+  /** Extension: the seller's payout (the price; the escrow fee is kept). */
+  payout: PaymentLeg | null;
+  /** Extension: the buyer's refund (price and fee). */
+  refund: PaymentLeg | null;
+  /** Extension: whose move carries the order forward; null once it is over. */
+  waitingOn: OrderActor | null;
+  /** Extension: the car, so lists need no second request. */
+  car: { id: number; year: number; make: string; model: string; primaryImage: string | null; status: string };
+  buyerName: string;
+  sellerName: string;
 }
+
+export interface OrderEvent {
+  id: number;
+  /** Null for the first event. */
+  from: OrderStatus | null;
+  to: OrderStatus;
+  actor: OrderActor;
+  note: string | null;
+  at: string;
+}
+
+export type OrderWithEvents = Order & { events: OrderEvent[] };

@@ -17,6 +17,14 @@ export type Executor = Database | Transaction;
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
 
+/**
+ * Runs SQL text a library brings with it (the job queue), with `$n` parameters, answering
+ * `{ rows }` like node-postgres. Objects are sent as JSON text, as node-postgres would send them.
+ */
+export interface SqlRunner {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
 export interface DatabaseHandle {
   db: Database;
   driver: 'postgres' | 'pglite';
@@ -29,6 +37,11 @@ export interface DatabaseHandle {
   exclusive<T>(work: (db: Database) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Outside any transaction: several statements at once are allowed when there are no
+   * parameters, including a `BEGIN; ...; COMMIT;` block, which runs on one connection.
+   */
+  sql: SqlRunner;
 }
 
 export interface DatabaseOptions {
@@ -72,9 +85,28 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     }
   };
 
+  const sqlRunner: SqlRunner = {
+    async executeSql(text, values = []) {
+      if (/^\s*BEGIN\b/i.test(text)) {
+        // postgres.js allows transaction statements only on a connection of one's own.
+        const connection = await client.reserve();
+        try {
+          return { rows: rowsOf(await connection.unsafe(text)) };
+        } catch (error) {
+          await connection.unsafe('ROLLBACK').catch(() => {});
+          throw error;
+        } finally {
+          connection.release();
+        }
+      }
+      return { rows: rowsOf(await client.unsafe(text, values.map(toDriverValue) as never[])) };
+    },
+  };
+
   return {
     db,
     driver: 'postgres',
+    sql: sqlRunner,
     exclusive,
     migrate: () => exclusive(() => migratePostgres(drizzlePostgres(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER })),
     ping: async () => {
@@ -112,9 +144,23 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   }
   const db = drizzlePglite(pglite, { schema, casing: 'snake_case' }) as unknown as Database;
   let closed = false;
+  const sqlRunner: SqlRunner = {
+    async executeSql(text, values = []) {
+      if (values.length > 0) return { rows: (await pglite.query<Record<string, unknown>>(text, values.map(toDriverValue))).rows };
+      try {
+        const results = await pglite.exec(text);
+        return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+      } catch (error) {
+        // A failed `BEGIN; ...` block would leave the one connection inside an aborted transaction.
+        if (/^\s*BEGIN\b/i.test(text)) await pglite.exec('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    },
+  };
   return {
     db,
     driver: 'pglite',
+    sql: sqlRunner,
     // One process owns the folder (see lockDataFolder) and PGlite runs one query at a time.
     exclusive: (work) => work(db),
     migrate: () => migratePglite(drizzlePglite(pglite, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER }),
@@ -166,4 +212,31 @@ function isRunning(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * A `SqlRunner` inside a drizzle transaction (or on the pool), so a library's statement commits or
+ * rolls back with the caller's own writes. One statement per call.
+ */
+export function sqlRunnerFor(executor: Executor): SqlRunner {
+  return {
+    async executeSql(text, values = []) {
+      // drizzle numbers parameters itself: rebuild the statement from text and values.
+      const parts = text.split(/\$(\d+)/);
+      const chunks = parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${toDriverValue(values[Number(part) - 1])}`));
+      return { rows: rowsOf(await executor.execute(sql.join(chunks))) };
+    },
+  };
+}
+
+/** postgres.js answers an array of rows, PGlite `{ rows }`. */
+export function rowsOf(result: unknown): Record<string, unknown>[] {
+  if (Array.isArray(result)) return [...(result as Record<string, unknown>[])];
+  return ((result as { rows?: Record<string, unknown>[] } | null)?.rows ?? []) as Record<string, unknown>[];
+}
+
+function toDriverValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (value === null || typeof value !== 'object' || value instanceof Date || Array.isArray(value) || value instanceof Uint8Array) return value;
+  return JSON.stringify(value);
 }

@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders } from '../db/schema/index.ts';
 import { SAMPLE_TESTIMONIALS } from '../db/seed/sample-data.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { createListing, orderIn, waitForOrder } from './helpers/escrow.ts';
 import { TestMailbox } from './helpers/smtp.ts';
 import { connectSocket, nextEvent } from './helpers/sockets.ts';
 import { createUser, makeSellerOf, type SignedInUser } from './helpers/users.ts';
@@ -35,8 +34,8 @@ describe('orders', () => {
     const sellerNotified = nextEvent<{ type: string; carId: number }>(sellerSocket, 'notification:new');
     const res = await api('POST', '/api/orders', buyer, { carId: car.id, amount: car.price });
     expect(res.statusCode).toBe(201);
-    const order = res.json().data;
-    expect(order).toEqual({
+    const { events, ...order } = res.json().data;
+    expect(order).toMatchObject({
       id: expect.any(Number),
       carId: car.id,
       buyerId: buyer.id,
@@ -47,7 +46,13 @@ describe('orders', () => {
       status: 'awaiting_payment',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      paymentDueAt: expect.any(String),
+      inspectionDays: 7,
+      inspectionEndsAt: null,
+      shipment: null,
+      payment: null,
     });
+    expect(events).toHaveLength(1);
     expect(await sellerNotified).toMatchObject({ type: 'system', carId: car.id });
     sellerSocket.close();
     const buyerNotes = (await api('GET', '/api/notifications', buyer)).json().data.notifications;
@@ -56,7 +61,7 @@ describe('orders', () => {
     // Both parties see it; anyone else is told it does not exist.
     expect((await api('GET', '/api/orders', buyer)).json().data.orders.map((o: { id: number }) => o.id)).toContain(order.id);
     expect((await api('GET', '/api/orders', seller)).json().data.orders.map((o: { id: number }) => o.id)).toContain(order.id);
-    expect((await api('GET', `/api/orders/${order.id}`, buyer)).json().data).toEqual(order);
+    expect((await api('GET', `/api/orders/${order.id}`, buyer)).json().data).toEqual({ ...order, events });
     expect((await api('GET', `/api/orders/${order.id}`, seller)).statusCode).toBe(200);
     const stranger = await createUser(t);
     expect((await api('GET', `/api/orders/${order.id}`, stranger)).statusCode).toBe(404);
@@ -72,13 +77,14 @@ describe('orders', () => {
     ['premium', 399, 500_000],
     ['platinum', 799, 1_000_000],
   ] as const)('charges the %s plan fee and enforces its limit', async (plan, fee, limit) => {
+    const seller = await createUser(t);
     const buyer = await createUser(t);
-    const car = cars[1]!;
-    const atLimit = await api('POST', '/api/orders', buyer, { carId: car.id, amount: limit, plan });
+    const atLimitCar = await createListing(t, seller, { price: limit });
+    const atLimit = await api('POST', '/api/orders', buyer, { carId: atLimitCar.id, amount: limit, plan });
     expect(atLimit.statusCode).toBe(201);
     expect(atLimit.json().data).toMatchObject({ plan, escrowFee: fee, amount: limit });
-    const other = await createUser(t);
-    const over = await api('POST', '/api/orders', other, { carId: car.id, amount: limit + 1, plan });
+    const overCar = await createListing(t, seller, { price: limit + 1 });
+    const over = await api('POST', '/api/orders', buyer, { carId: overCar.id, amount: limit + 1, plan });
     expect(over.statusCode).toBe(400);
     expect(over.json().code).toBe('VALIDATION_FAILED');
   });
@@ -126,10 +132,11 @@ describe('testimonials', () => {
 
     // Once an escrow order of theirs has been released, their testimonials are verified.
     const buyer = await createUser(t);
-    const order = (await api('POST', '/api/orders', buyer, { carId: cars[3]!.id, amount: cars[3]!.price })).json().data;
-    await t.database.db.update(orders).set({ status: 'released' }).where(eq(orders.id, order.id));
+    const order = await orderIn(t, 'inspection', buyer, await createUser(t));
+    await api('POST', `/api/orders/${order.id}/accept`, buyer);
+    await waitForOrder(t, buyer, order.id, (o) => o.status === 'released');
     const verified = await api('POST', '/api/testimonials', buyer, { rating: 5, comment: 'Funds were released only after I approved the car.' });
-    expect(verified.json().data).toMatchObject({ verified: true, purchaseAmount: cars[3]!.price });
+    expect(verified.json().data).toMatchObject({ verified: true, purchaseAmount: order.amount });
     const after = (await api('GET', '/api/testimonials')).json().data;
     expect(after.testimonials[0].id).toBe(verified.json().data.id);
   });

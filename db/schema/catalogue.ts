@@ -10,6 +10,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import { CAR_STATUSES, type CarStatus } from '../../common/api-types.ts';
 import { users } from './users.ts';
 
 export const sellers = pgTable(
@@ -34,8 +35,7 @@ export const CAR_CONDITIONS = ['Excellent', 'Like New'] as const;
 export type CarCondition = (typeof CAR_CONDITIONS)[number];
 export const CAR_BODY_STYLES = ['sports', 'coupe', 'convertible', 'sedan', 'suv'] as const;
 export type CarBodyStyle = (typeof CAR_BODY_STYLES)[number];
-export const CAR_STATUSES = ['active', 'sold', 'withdrawn'] as const;
-export type CarStatus = (typeof CAR_STATUSES)[number];
+export { CAR_STATUSES, type CarStatus } from '../../common/api-types.ts';
 
 const quoted = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 

@@ -1,26 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ESCROW_PLAN_IDS, type EscrowPlanId } from '../../common/escrow-plans.ts';
+import { FUNDED_ORDER_STATUSES, ORDER_ACTORS, ORDER_STATUSES, type OrderActor, type OrderStatus } from '../../common/order-lifecycle.ts';
 import { cars, sellers } from './catalogue.ts';
 import { users } from './users.ts';
 
-
-/**
- * The escrow lifecycle. Only the first state is reachable today; the rest are reserved so the
- * lifecycle can grow without a table rewrite.
- */
-export const ORDER_STATUSES = [
-  'awaiting_payment',
-  'funded',
-  'in_transit',
-  'inspection',
-  'accepted',
-  'disputed',
-  'released',
-  'cancelled',
-  'refunded',
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export { ORDER_STATUSES, type OrderStatus } from '../../common/order-lifecycle.ts';
 
 const quoted = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 
@@ -43,12 +28,29 @@ export const orders = pgTable(
     status: text().$type<OrderStatus>().notNull().default('awaiting_payment'),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** When an unpaid order is cancelled; set from the database clock. */
+    paymentDueAt: timestamp({ withTimezone: true }).notNull(),
+    /** The plan's inspection period, fixed when the order is placed. */
+    inspectionDays: smallint().notNull(),
+    /** Set on delivery: silence until then is acceptance. */
+    inspectionEndsAt: timestamp({ withTimezone: true }),
+    shipmentCarrier: text(),
+    shipmentTrackingNumber: text(),
+    shippedAt: timestamp({ withTimezone: true }),
+    /** Reminders sent ("24 hours left"), so a job run twice reminds once. */
+    paymentReminderSentAt: timestamp({ withTimezone: true }),
+    inspectionReminderSentAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     check('orders_amount_positive', sql`${t.amount} > 0`),
     check('orders_fee_nonnegative', sql`${t.escrowFee} >= 0`),
     check('orders_plan', sql`${t.plan} in (${quoted(ESCROW_PLAN_IDS)})`),
     check('orders_status', sql`${t.status} in (${quoted(ORDER_STATUSES)})`),
+    check('orders_inspection_days', sql`${t.inspectionDays} between 1 and 60`),
+    check(
+      'orders_shipment_complete',
+      sql`(${t.shippedAt} is null) = (${t.shipmentCarrier} is null) and (${t.shippedAt} is null) = (${t.shipmentTrackingNumber} is null)`,
+    ),
     index('orders_buyer_idx').on(t.buyerId, t.createdAt.desc()),
     index('orders_seller_idx').on(t.sellerId, t.createdAt.desc()),
     index('orders_car_idx').on(t.carId),
@@ -56,6 +58,11 @@ export const orders = pgTable(
     uniqueIndex('orders_open_per_buyer_car')
       .on(t.carId, t.buyerId)
       .where(sql`${t.status} not in ('released', 'cancelled', 'refunded')`),
+    // A car is sold at most once: only one of its orders can hold money (or have paid it out).
+    uniqueIndex('orders_one_funded_per_car')
+      .on(t.carId)
+      .where(sql`${t.status} in (${quoted(FUNDED_ORDER_STATUSES)})`),
+    index('orders_payment_due_idx').on(t.paymentDueAt).where(sql`${t.status} = 'awaiting_payment'`),
   ],
 );
 
@@ -69,11 +76,84 @@ export const orderEvents = pgTable(
       .references(() => orders.id, { onDelete: 'cascade' }),
     fromStatus: text().$type<OrderStatus>(),
     toStatus: text().$type<OrderStatus>().notNull(),
+    actor: text().$type<OrderActor>().notNull(),
     actorUserId: integer().references(() => users.id, { onDelete: 'set null' }),
     note: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('order_events_order_idx').on(t.orderId, t.id)],
+  (t) => [
+    index('order_events_order_idx').on(t.orderId, t.id),
+    check('order_events_actor', sql`${t.actor} in (${quoted(ORDER_ACTORS)})`),
+    // An order enters each status at most once (the lifecycle has no loops), so a move applied
+    // twice, by a retried job or a second process, cannot record a second event.
+    uniqueIndex('order_events_once_per_status').on(t.orderId, t.toStatus),
+  ],
+);
+
+export const PAYMENT_KINDS = ['charge', 'payout', 'fee', 'refund'] as const;
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+export const PAYMENT_METHODS = ['wire', 'card'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/**
+ * Every movement of an order's money: the buyer's charge into escrow, then either the payout to
+ * the seller (with the escrow fee kept) or a refund to the buyer. A payout or refund row is
+ * written in the same transaction as the status change that causes it, as `pending`, and
+ * settled by the payment job once the provider has moved the money under the row's own
+ * idempotency key; the constraints make a second charge, payout or refund impossible.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    orderId: integer()
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    kind: text().$type<PaymentKind>().notNull(),
+    /** Whole US dollars. */
+    amount: integer().notNull(),
+    method: text().$type<PaymentMethod>(),
+    provider: text().notNull(),
+    /** The provider's reference, once the money has moved. */
+    reference: text().unique(),
+    status: text().$type<'pending' | 'settled'>().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    check('payments_kind', sql`${t.kind} in (${quoted(PAYMENT_KINDS)})`),
+    check('payments_amount_positive', sql`${t.amount} > 0`),
+    check('payments_status', sql`${t.status} in ('pending', 'settled')`),
+    check('payments_settled', sql`(${t.status} = 'settled') = (${t.settledAt} is not null) and (${t.status} = 'settled') = (${t.reference} is not null)`),
+    check('payments_method', sql`(${t.kind} = 'charge') = (${t.method} is not null) and (${t.method} is null or ${t.method} in (${quoted(PAYMENT_METHODS)}))`),
+    uniqueIndex('payments_once_per_kind').on(t.orderId, t.kind),
+    // The money held for an order leaves once: to the seller or back to the buyer, never both.
+    uniqueIndex('payments_one_disbursement').on(t.orderId).where(sql`${t.kind} in ('payout', 'refund')`),
+  ],
+);
+
+/**
+ * Results of writes sent with an `Idempotency-Key`, stored in the same transaction as the write,
+ * so a retry gets the first answer and a different request under a used key is refused.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text().notNull(),
+    /** Hash of the method, route and body the key was first used with. */
+    fingerprint: text().notNull(),
+    /** The `data` of the first answer; null only inside the transaction that claims the key. */
+    body: jsonb(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    check('idempotency_keys_key_length', sql`char_length(${t.key}) between 1 and 255`),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
 );
 
 export const testimonials = pgTable(

@@ -24,14 +24,17 @@ import redisPlugin from './plugins/redis.ts';
 import metricsPlugin from './plugins/metrics.ts';
 import servicesPlugin from './plugins/services.ts';
 import carFeedPlugin from './realtime/car-feed.ts';
+import operatorChannelPlugin from './plugins/operator-channel.ts';
 import socketServerPlugin from './realtime/socket-server.ts';
 import eventBridgePlugin from './realtime/event-bridge.ts';
 import mailerPlugin from './plugins/mailer.ts';
+import jobsPlugin from './plugins/jobs.ts';
 import rateLimitsPlugin from './plugins/rate-limits.ts';
 import authPlugin from './plugins/auth.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { EventBus } from './lib/events.ts';
 import { noViewers, type ViewerCounts } from './services/cars.ts';
+import type { PaymentProvider } from './services/orders/payment-provider.ts';
 
 export interface AppDependencies {
   /** An open database to use instead of opening one from the config (tests share one per file). */
@@ -39,8 +42,10 @@ export interface AppDependencies {
   logger?: FastifyServerOptions['logger'];
   /** Tests move time forward to expire tokens and limits. */
   clock?: Clock;
-  /** Delays between email retries (tests shorten them). */
-  mailRetryDelaysMs?: number[];
+  /** How often a process looks for job runs lost with a dead process (tests shorten it). */
+  jobMaintenanceSeconds?: number;
+  /** Where escrow money moves; the simulated bank by default. */
+  paymentProvider?: PaymentProvider;
 }
 
 export type App = FastifyInstance;
@@ -85,14 +90,16 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(databasePlugin, { database, closeOnShutdown: ownsDatabase });
   await app.register(openapiPlugin, { config });
   await app.register(redisPlugin);
-  await app.register(mailerPlugin, { retryDelaysMs: deps.mailRetryDelaysMs });
+  await app.register(jobsPlugin, { ...(deps.jobMaintenanceSeconds ? { maintenanceSeconds: deps.jobMaintenanceSeconds } : {}) });
+  await app.register(mailerPlugin);
   await app.register(rateLimitsPlugin);
   await app.register(authPlugin);
   await app.register(carFeedPlugin);
   await app.register(metricsPlugin);
   await app.register(socketServerPlugin);
-  await app.register(servicesPlugin);
+  await app.register(servicesPlugin, { ...(deps.paymentProvider ? { paymentProvider: deps.paymentProvider } : {}) });
   await app.register(eventBridgePlugin);
+  await app.register(operatorChannelPlugin);
   await app.register(mediaRoutes);
   await app.register(
     async (api) => {

@@ -29,6 +29,18 @@ export interface AppConfig {
   /** How long listing results (which cars, their order, totals) are reused; 0 disables. */
   listingCacheSeconds: number;
   metrics: { enabled: boolean; token: string | null };
+  escrow: EscrowConfig;
+  jobs: JobsConfig;
+}
+
+export interface EscrowConfig {
+  /** Length of one escrow day in seconds; every escrow period is counted in these days. */
+  daySeconds: number;
+}
+
+export interface JobsConfig {
+  /** How often each process asks the queue for due jobs; the longest a due job waits. */
+  pollSeconds: number;
 }
 
 /**
@@ -70,6 +82,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
     const value = Number(raw);
     if (!/^\d+$/.test(raw) || value < min || value > max) {
       problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const decimal = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
       return fallback;
     }
     return value;
@@ -126,6 +148,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const dbPoolSize = integer('DB_POOL_SIZE', 10, 1, 200);
   const listingCacheSeconds = integer('LISTING_CACHE_SECONDS', 10, 0, 3_600);
   const metrics = { enabled: flag('METRICS', true), token: text('METRICS_TOKEN') ?? null };
+  const escrow: EscrowConfig = { daySeconds: integer('ESCROW_DAY_SECONDS', 86_400, 1, 86_400 * 30) };
+  const jobs: JobsConfig = { pollSeconds: decimal('JOB_POLL_SECONDS', 1, 0.5, 60) };
   const rateLimits: RateLimitConfig = {
     loginPerAddressPerHour: integer('RATE_LIMIT_LOGIN_PER_IP', 100, 1, 1_000_000),
     registerPerAddressPerHour: integer('RATE_LIMIT_REGISTER_PER_IP', 30, 1, 1_000_000),
@@ -162,6 +186,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimits,
     listingCacheSeconds,
     metrics,
+    escrow,
+    jobs,
   };
 }
 

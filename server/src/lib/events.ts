@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Bid } from '../services/bids.ts';
 import type { ChatMessage } from '../services/chat.ts';
 import type { Notification } from '../services/notifications.ts';
+import type { CarStatus, OrderWithEvents } from '../../../common/api-types.ts';
 
 /**
  * Domain events, published by services after their transaction has committed. The real-time
@@ -14,6 +15,10 @@ export interface DomainEvents {
   'bid.placed': { carId: number; bid: Bid; currentBids: number; highestBid: number };
   'notification.created': { userId: number; notification: Notification; unreadCount: number };
   'notifications.read': { userId: number; unreadCount: number };
+  /** An order changed (status, shipment, payout): both parties' screens follow it. */
+  'order.updated': { order: OrderWithEvents; userIds: number[] };
+  /** A listing left or returned to the market (sale pending, sold, relisted). */
+  'car.status': { carId: number; status: CarStatus };
 }
 
 export type DomainEventName = keyof DomainEvents;

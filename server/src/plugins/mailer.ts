@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { Database, Executor } from '../../../db/client.ts';
 import type { AppConfig } from '../config.ts';
+import type { JobRunner } from '../jobs/job-runner.ts';
 
 export interface OutgoingMail {
   to: string;
@@ -10,103 +13,92 @@ export interface OutgoingMail {
   html: string;
 }
 
-/** Delays before each retry; after the last one the message is given up and logged. */
-const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000];
+/** A mail in the outbox, with the Message-ID it keeps through every attempt. */
+export interface QueuedMail extends OutgoingMail {
+  messageId: string;
+}
+
+declare module '../jobs/job-runner.ts' {
+  interface JobPayloads {
+    'mail.send': QueuedMail;
+  }
+}
 
 /**
- * Sends mail in the background so a slow or unreachable mail server never delays or fails the
- * request that caused it. Without SMTP_URL the message, with its links, goes to the log.
+ * Outgoing mail goes through an outbox: a job written with (or right after) the change that
+ * causes the mail, sent by the job runner with retries and backoff, so a mail server that is
+ * down, or a process that dies, loses nothing. A mail can go out twice at worst (a process
+ * killed after the server took it but before the job was marked done); it keeps one Message-ID,
+ * so mail clients show it once. Without SMTP_URL the message and its links go to the log.
  */
 export class Mailer {
-  private readonly queue: { mail: OutgoingMail; attempt: number }[] = [];
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private sending = false;
-  private closed = false;
-  private idleWaiters: (() => void)[] = [];
+  private readonly domain: string;
 
   constructor(
+    private readonly jobs: JobRunner,
+    private readonly db: Database,
     private readonly transport: Transporter | null,
     private readonly from: string,
     private readonly log: FastifyBaseLogger,
-    private readonly retryDelaysMs: number[] = RETRY_DELAYS_MS,
-  ) {}
+  ) {
+    this.domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'luxemotors.local';
+    jobs.define({
+      name: 'mail.send',
+      // Covers a mail server that is away for an hour or more.
+      retry: { limit: 12, delaySeconds: 5, backoff: true },
+      expireInSeconds: 90,
+      concurrency: MAIL_CONNECTIONS,
+      handle: (mail) => this.deliver(mail),
+    });
+  }
 
-  send(mail: OutgoingMail): void {
-    if (this.closed) return;
+  /**
+   * Queues `mail`. Pass the transaction that causes it so the mail exists exactly when that
+   * change commits, then call `wake()` after the commit; without one it is queued and sent now.
+   */
+  async send(mail: OutgoingMail, executor?: Executor): Promise<void> {
+    await this.jobs.enqueue(executor ?? this.db, 'mail.send', { ...mail, messageId: `<${randomUUID()}@${this.domain}>` });
+    if (!executor) this.wake();
+  }
+
+  /** Sends what committed transactions queued without waiting for the next poll. */
+  wake(): void {
+    this.jobs.wake('mail.send');
+  }
+
+  private async deliver(mail: QueuedMail): Promise<void> {
     if (!this.transport) {
       this.log.info({ to: mail.to, subject: mail.subject }, `email (no SMTP_URL set, not sent):\n${mail.text}`);
       return;
     }
-    this.queue.push({ mail, attempt: 0 });
-    void this.drain();
-  }
-
-  /** Resolves once nothing is queued or being sent (retries still waiting do not count). */
-  idle(): Promise<void> {
-    if (!this.sending && this.queue.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    // Give mail already in hand a moment to go out before the process exits.
-    await Promise.race([this.idle(), new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
-    this.transport?.close();
-  }
-
-  private async drain(): Promise<void> {
-    if (this.sending || !this.transport) return;
-    this.sending = true;
-    try {
-      for (let job = this.queue.shift(); job; job = this.queue.shift()) {
-        try {
-          await this.transport.sendMail({ from: this.from, ...job.mail });
-          this.log.info({ to: job.mail.to, subject: job.mail.subject }, 'email sent');
-        } catch (error) {
-          this.retryLater(job, error);
-        }
-      }
-    } finally {
-      this.sending = false;
-      for (const resolve of this.idleWaiters.splice(0)) resolve();
-    }
-  }
-
-  private retryLater(job: { mail: OutgoingMail; attempt: number }, error: unknown): void {
-    const delay = this.retryDelaysMs[job.attempt];
-    if (delay === undefined || this.closed) {
-      this.log.error({ err: error, to: job.mail.to, subject: job.mail.subject }, 'email could not be sent; giving up');
-      return;
-    }
-    this.log.warn({ err: error, to: job.mail.to, attempt: job.attempt + 1, retryInMs: delay }, 'email failed; will retry');
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.queue.push({ mail: job.mail, attempt: job.attempt + 1 });
-      void this.drain();
-    }, delay);
-    timer.unref();
-    this.timers.add(timer);
+    await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId });
+    this.log.info({ to: mail.to, subject: mail.subject }, 'email sent');
   }
 }
+
+/** Mails sent at once by one process, each over a kept-open connection of the pool. */
+const MAIL_CONNECTIONS = 4;
 
 export function createTransport(config: AppConfig): Transporter | null {
   if (!config.smtpUrl) return null;
   return nodemailer.createTransport(config.smtpUrl, {
+    pool: true,
+    maxConnections: MAIL_CONNECTIONS,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
   } as Parameters<typeof nodemailer.createTransport>[1]);
 }
 
-export default fp<{ retryDelaysMs?: number[] }>(
-  async function mailer(app: FastifyInstance, options) {
-    const instance = new Mailer(createTransport(app.config), app.config.mailFrom, app.log.child({ module: 'mailer' }), options.retryDelaysMs);
+export default fp(
+  async function mailer(app: FastifyInstance) {
+    const transport = createTransport(app.config);
+    const instance = new Mailer(app.jobs, app.db, transport, app.config.mailFrom, app.log.child({ module: 'mailer' }));
     app.decorate('mailer', instance);
-    app.addHook('onClose', () => instance.close());
+    // The job runner stops in preClose, so no mail is being sent by now.
+    app.addHook('onClose', async () => transport?.close());
   },
-  { name: 'mailer' },
+  { name: 'mailer', dependencies: ['jobs', 'database'] },
 );
 
 declare module 'fastify' {

@@ -4,37 +4,63 @@ import { BidsService } from '../services/bids.ts';
 import { CarsService } from '../services/cars.ts';
 import { ChatService } from '../services/chat.ts';
 import { NotificationsService } from '../services/notifications.ts';
-import { OrdersService } from '../services/orders.ts';
+import { OrdersService } from '../services/orders/orders-service.ts';
+import { SimulatedBank, type PaymentProvider } from '../services/orders/payment-provider.ts';
+import { IdempotencyKeys } from '../services/idempotency.ts';
 import { TestimonialsService } from '../services/testimonials.ts';
 import { SupportService } from '../services/support.ts';
 import { WatchlistService } from '../services/watchlist.ts';
 import { DashboardService } from '../services/dashboard.ts';
 
 /** The domain services, built once with their dependencies; routes only call them. */
-export default fp(
-  async function services(app: FastifyInstance) {
+export default fp<{ paymentProvider?: PaymentProvider }>(
+  async function services(app: FastifyInstance, options) {
     const notifications = new NotificationsService(app.db, app.events);
     const cars = new CarsService(app.db, app.viewerCounts, { listingCacheMs: app.config.listingCacheSeconds * 1000 });
-    const unsubscribe = app.events.subscribe('bid.placed', () => cars.bidPlaced());
-    app.addHook('onClose', async () => unsubscribe());
+    const idempotency = new IdempotencyKeys(app.db);
+    const orders = new OrdersService({
+      db: app.db,
+      jobs: app.jobs,
+      mailer: app.mailer,
+      notifications,
+      events: app.events,
+      provider: options.paymentProvider ?? new SimulatedBank(),
+      idempotency,
+      log: app.log.child({ module: 'orders' }),
+      escrowDaySeconds: app.config.escrow.daySeconds,
+      appUrl: app.config.appUrl,
+    });
+    const unsubscribe = [
+      app.events.subscribe('bid.placed', () => cars.bidPlaced()),
+      // A car leaving or returning to the market changes which cars the listing shows.
+      app.events.subscribe('car.status', () => cars.clearListingCache()),
+    ];
+    app.addHook('onClose', async () => unsubscribe.forEach((off) => off()));
+    // Deadlines that passed while no process ran (or before the job queue existed).
+    app.addHook('onReady', async () => {
+      const caughtUp = await orders.sweepOverdue();
+      if (caughtUp > 0) app.log.info({ orders: caughtUp }, 'caught up on overdue escrow deadlines');
+    });
     app.decorate('services', {
       cars,
       notifications,
+      idempotency,
       chat: new ChatService(app.db, app.events, notifications),
       bids: new BidsService(app.db, app.events, notifications),
-      orders: new OrdersService(app.db, notifications),
+      orders,
       testimonials: new TestimonialsService(app.db),
       support: new SupportService(app.db, app.mailer),
       watchlist: new WatchlistService(app.db, cars),
       dashboard: new DashboardService(app.db),
     });
   },
-  { name: 'services', dependencies: ['database', 'socket-server', 'mailer'] },
+  { name: 'services', dependencies: ['database', 'socket-server', 'mailer', 'jobs'] },
 );
 
 export interface Services {
   cars: CarsService;
   notifications: NotificationsService;
+  idempotency: IdempotencyKeys;
   chat: ChatService;
   bids: BidsService;
   orders: OrdersService;

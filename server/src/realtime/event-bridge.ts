@@ -53,6 +53,14 @@ export default fp(
       events.subscribe('notifications.read', ({ userId, unreadCount }) => {
         io.to(userRoom(userId)).emit('notification:unread', stamped('notification:unread', { unreadCount }));
       }),
+      events.subscribe('order.updated', ({ order, userIds }) => {
+        io.to(userIds.map(userRoom)).emit('order:updated', stamped('order:updated', { order }));
+      }),
+      events.subscribe('car.status', ({ carId, status }) => {
+        const payload = stamped('car:status', { carId, status });
+        io.to([carRoom(carId), carSummaryRoom(carId)]).emit('car:status', payload);
+        toCarFeed(carId, 'car:status', payload);
+      }),
       events.subscribe('session.revoked', ({ sessionId }) => {
         metrics.eventsEmitted.inc({ event: 'session:revoked' });
         io.to(sessionRoom(sessionId)).emit('session:revoked', {});

@@ -14,6 +14,7 @@ import { carIdOfRoom, carRoom, carSummaryRoom, sessionRoom, userRoom } from './r
 import { EventThrottle } from './throttle.ts';
 import { parseCarPayload, parseWatchPayload } from './validation.ts';
 import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
+import type { CarStatus, OrderWithEvents } from '../../../common/api-types.ts';
 
 
 export type Ack<T> = (response: { ok: true; data: T } | { ok: false; error: string; code: string }) => void;
@@ -29,6 +30,8 @@ export interface ServerToClientEvents {
   'notification:new': (notification: Stamped<Notification>) => void;
   'notification:unread': (event: Stamped<{ unreadCount: number }>) => void;
   'session:revoked': (event: Record<string, never>) => void;
+  'order:updated': (event: Stamped<{ order: OrderWithEvents }>) => void;
+  'car:status': (event: Stamped<{ carId: number; status: CarStatus }>) => void;
 }
 
 export interface ClientToServerEvents {

@@ -7,7 +7,7 @@ import { AppError, unauthorized, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import { hashToken, randomToken } from '../lib/tokens.ts';
 import type { WindowCounter } from '../lib/window-counter.ts';
-import type { Mailer } from '../plugins/mailer.ts';
+import type { Mailer, OutgoingMail } from '../plugins/mailer.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { alreadyRegisteredEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from './mail-templates.ts';
 import { burnVerificationTime, hashPassword, verifyPassword } from './passwords.ts';
@@ -115,7 +115,7 @@ export class AuthService {
     const [existing] = await this.db.select().from(users).where(eq(users.email, email));
     if (!existing) return;
     if (existing.emailVerified) {
-      this.deps.mailer.send(
+      await this.deps.mailer.send(
         alreadyRegisteredEmail(existing.email, existing.name, `${this.deps.appUrl}/login`, `${this.deps.appUrl}/forgot-password`),
       );
     } else {
@@ -232,8 +232,7 @@ export class AuthService {
   async forgotPassword(emailInput: string): Promise<void> {
     const [user] = await this.db.select().from(users).where(eq(users.email, normalizeEmail(emailInput)));
     if (!user || !user.passwordHash) return;
-    const token = await this.issueEmailToken(user.id, 'reset-password');
-    this.deps.mailer.send(passwordResetEmail(user.email, user.name, `${this.deps.appUrl}/reset-password?token=${token}`));
+    await this.issueEmailToken(user.id, 'reset-password', (token) => passwordResetEmail(user.email, user.name, `${this.deps.appUrl}/reset-password?token=${token}`));
   }
 
   /** Sets a new password and signs the user out everywhere. */
@@ -262,7 +261,7 @@ export class AuthService {
     for (const session of revoked) {
       this.deps.events.publish('session.revoked', { sessionId: session.id, userId: user.id, reason: 'password-reset' });
     }
-    this.deps.mailer.send(passwordChangedEmail(user.email, user.name, `${this.deps.appUrl}/forgot-password`));
+    await this.deps.mailer.send(passwordChangedEmail(user.email, user.name, `${this.deps.appUrl}/forgot-password`));
   }
 
   /** The session behind an access token, if it is still active; checked on every authenticated request. */
@@ -273,12 +272,14 @@ export class AuthService {
   }
 
   private async sendVerification(userId: number, email: string, name: string): Promise<void> {
-    const token = await this.issueEmailToken(userId, 'verify-email');
-    this.deps.mailer.send(verificationEmail(email, name, `${this.deps.appUrl}/verify-email?token=${token}`));
+    await this.issueEmailToken(userId, 'verify-email', (token) => verificationEmail(email, name, `${this.deps.appUrl}/verify-email?token=${token}`));
   }
 
-  /** A new token invalidates the user's older unused ones of the same kind. */
-  private async issueEmailToken(userId: number, kind: EmailTokenKind): Promise<string> {
+  /**
+   * A new token invalidates the user's older unused ones of the same kind. The mail carrying it
+   * is queued in the same transaction, so a token never exists without its mail.
+   */
+  private async issueEmailToken(userId: number, kind: EmailTokenKind, mailFor: (token: string) => OutgoingMail): Promise<void> {
     const token = randomToken();
     const now = this.now();
     await this.db.transaction(async (tx) => {
@@ -293,8 +294,9 @@ export class AuthService {
         expiresAt: new Date(now.getTime() + EMAIL_TOKEN_TTL_MS[kind]),
         createdAt: now,
       });
+      await this.deps.mailer.send(mailFor(token), tx);
     });
-    return token;
+    this.deps.mailer.wake();
   }
 
   /** Marks the token used in the same statement that checks it, so it works exactly once. */

@@ -68,7 +68,8 @@ export class BidsService {
           const [earlier] = await tx.select({ id: bids.id }).from(bids).where(and(eq(bids.userId, bidder.userId), eq(bids.idempotencyKey, idempotencyKey)));
           if (earlier) throw new DuplicateIdempotencyKey();
         }
-        if (!car || car.status !== 'active') throw notFound('Car not found');
+        if (!car) throw notFound('Car not found');
+        if (car.status !== 'active') throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer taking bids', { status: car.status });
         if (car.sellerUserId === bidder.userId) throw forbidden('CANNOT_BID_OWN_CAR', 'You cannot bid on your own car');
         const minimumAmount = minimumBid(car.price, car.highestBid);
         if (input.amount < minimumAmount) {

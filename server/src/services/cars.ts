@@ -283,6 +283,7 @@ export class CarsService {
     const { car, seller } = row;
     return {
       id: car.id,
+      status: car.status,
       make: car.make,
       model: car.model,
       year: car.year,

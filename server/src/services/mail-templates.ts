@@ -58,3 +58,8 @@ export function passwordChangedEmail(to: string, name: string, forgotUrl: string
     ],
   );
 }
+
+/** An escrow order's news, with a button to the order page. */
+export function orderEmail(to: string, subject: string, paragraphs: string[], orderUrl: string): OutgoingMail {
+  return compose(to, subject, paragraphs, { label: 'View your order', url: orderUrl });
+}

@@ -62,7 +62,7 @@ export class SupportService {
         if (attempt < 5) continue;
         throw new Error('could not allocate a unique ticket reference');
       }
-      this.mailer.send({
+      await this.mailer.send({
         to: row.email,
         subject: `We received your request ${row.reference}: ${row.subject}`,
         text: `Thank you for contacting LuxeMotors support.\n\nYour reference is ${row.reference}. We answer within 4 hours (Mon-Fri 8AM-8PM PST).\n\nYour message:\n${row.message}`,

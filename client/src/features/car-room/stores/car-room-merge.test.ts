@@ -20,6 +20,7 @@ const CAR = 7;
 function detail(overrides: Partial<CarDetail> = {}): CarDetail {
   return {
     id: CAR,
+    status: 'active',
     make: 'Porsche',
     model: '911 GT3',
     year: 2022,

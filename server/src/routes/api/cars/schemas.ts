@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { CAR_STATUSES } from '../../../../../common/api-types.ts';
 import { IsoDateTime, StringEnum } from '../../../lib/schemas.ts';
 import { DEFAULT_PAGE_SIZE, LISTING_FILTERS, LISTING_SORTS, MAX_PAGE_SIZE } from '../../../services/cars.ts';
 
@@ -54,6 +55,7 @@ export const ReviewSchema = Type.Object(
 export const CarDetailSchema = Type.Object(
   {
     id: Type.Integer(),
+    status: StringEnum(CAR_STATUSES, { description: 'active (listed), pending (an escrow order holds the payment), sold, ended (auction closed unsold) or withdrawn' }),
     make: Type.String(),
     model: Type.String(),
     year: Type.Integer(),

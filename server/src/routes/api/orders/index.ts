@@ -1,10 +1,25 @@
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_ESCROW_PLAN, ESCROW_PLAN_IDS, type EscrowPlanId } from '../../../../../common/escrow-plans.ts';
-import { ORDER_STATUSES } from '../../../../../db/schema/index.ts';
+import { ORDER_ACTORS, ORDER_STATUSES, type PartyAction } from '../../../../../common/order-lifecycle.ts';
+import { PAYMENT_METHODS } from '../../../../../db/schema/index.ts';
 import { notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
 import { parseId } from '../../../services/cars.ts';
+import type { ActionInput } from '../../../services/orders/orders-service.ts';
+import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const PaymentLegSchema = Type.Object(
+  {
+    amount: Type.Integer(),
+    reference: Nullable(Type.String()),
+    status: StringEnum(['pending', 'settled'] as const),
+    settledAt: Nullable(IsoDateTime),
+  },
+  { title: 'PaymentLeg' },
+);
 
 export const OrderSchema = Type.Object(
   {
@@ -15,19 +30,107 @@ export const OrderSchema = Type.Object(
     amount: Type.Integer({ description: 'Purchase price, whole US dollars' }),
     plan: StringEnum(ESCROW_PLAN_IDS),
     escrowFee: Type.Integer({ description: "The plan's fee, whole US dollars" }),
-    status: StringEnum(ORDER_STATUSES, { description: 'Starts as awaiting_payment' }),
+    status: StringEnum(ORDER_STATUSES),
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,
+    paymentDueAt: { ...IsoDateTime, description: 'An unpaid order is cancelled at this time (3 escrow days after it was placed)' },
+    inspectionDays: Type.Integer({ description: "The plan's inspection period in escrow days" }),
+    inspectionEndsAt: Nullable({ ...IsoDateTime, description: 'Set on delivery; without a dispute by then the car is accepted' }),
+    shipment: Nullable(Type.Object({ carrier: Type.String(), trackingNumber: Type.String(), shippedAt: IsoDateTime })),
+    payment: Nullable(
+      Type.Object({
+        reference: Type.String(),
+        method: StringEnum(PAYMENT_METHODS),
+        amountCharged: Type.Integer({ description: 'amount + escrowFee' }),
+        paidAt: IsoDateTime,
+      }),
+    ),
+    payout: Nullable({ ...PaymentLegSchema, description: "The seller's payout (the price; the fee is kept)" }),
+    refund: Nullable({ ...PaymentLegSchema, description: "The buyer's refund (price and fee)" }),
+    waitingOn: Nullable({ ...StringEnum(ORDER_ACTORS), description: 'Whose move carries the order forward; null once it is over' }),
+    car: Type.Object({
+      id: Type.Integer(),
+      year: Type.Integer(),
+      make: Type.String(),
+      model: Type.String(),
+      primaryImage: Nullable(Type.String()),
+      status: Type.String(),
+    }),
+    buyerName: Type.String(),
+    sellerName: Type.String(),
+  },
+  { title: 'Order' },
+);
+
+const OrderEventSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    from: Nullable(StringEnum(ORDER_STATUSES)),
+    to: StringEnum(ORDER_STATUSES),
+    actor: StringEnum(ORDER_ACTORS),
+    note: Nullable(Type.String()),
+    at: IsoDateTime,
+  },
+  { title: 'OrderEvent' },
+);
+
+export const OrderWithEventsSchema = Type.Intersect([OrderSchema, Type.Object({ events: Type.Array(OrderEventSchema, { description: 'Oldest first' }) })], {
+  title: 'OrderWithEvents',
+});
+
+const OrderIdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
+
+/** Each move a party may request, with who may request it, its body and its effect. */
+const ACTIONS: { action: PartyAction; who: string; summary: string; body: TSchema }[] = [
+  {
+    action: 'pay',
+    who: 'buyer',
+    summary: 'Pay amount + escrowFee into escrow: awaiting_payment → funded. The car becomes pending and other unpaid orders for it are cancelled. 409 DEADLINE_PASSED after paymentDueAt, 409 CAR_NOT_AVAILABLE, 402 PAYMENT_DECLINED.',
+    body: Type.Object({ method: Type.Optional(StringEnum(PAYMENT_METHODS, { default: 'wire' })) }, { additionalProperties: false }),
   },
   {
-    title: 'Order',
-    examples: [{ id: 12, carId: 3, buyerId: 41, sellerId: 2, amount: 189_500, plan: 'premium', escrowFee: 399, status: 'awaiting_payment', createdAt: '2026-11-22T10:15:00.000Z', updatedAt: '2026-11-22T10:15:00.000Z' }],
+    action: 'ship',
+    who: 'seller',
+    summary: 'Record the shipment: funded → in_transit.',
+    body: Type.Object(
+      { carrier: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }), trackingNumber: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }) },
+      { additionalProperties: false, examples: [{ carrier: 'Reliable Carriers', trackingNumber: 'RC-2231-884' }] },
+    ),
   },
-);
+  {
+    action: 'confirm-delivery',
+    who: 'buyer',
+    summary: "The car arrived: in_transit → inspection. inspectionEndsAt = now + the plan's inspection days.",
+    body: Type.Object({}, { additionalProperties: false }),
+  },
+  {
+    action: 'accept',
+    who: 'buyer',
+    summary: 'Accept the car: inspection → accepted; released once the payout to the seller is recorded (within seconds).',
+    body: Type.Object({}, { additionalProperties: false }),
+  },
+  {
+    action: 'dispute',
+    who: 'buyer',
+    summary: 'Open a dispute before inspectionEndsAt: inspection → disputed; an operator then refunds or releases. 409 DEADLINE_PASSED after the inspection period.',
+    body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 2_000, pattern: '\\S' }) }, { additionalProperties: false }),
+  },
+  {
+    action: 'cancel',
+    who: 'buyer or seller',
+    summary: 'Cancel an unpaid order: awaiting_payment → cancelled.',
+    body: Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' })) }, { additionalProperties: false }),
+  },
+];
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const orders = app.services.orders;
   const security = [{ bearerAuth: [] }];
+  const orderId = (raw: string) => {
+    const id = parseId(raw);
+    if (id === null) throw notFound('Order not found');
+    return id;
+  };
 
   app.post(
     '/',
@@ -35,25 +138,27 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: app.requireVerifiedUser,
       schema: {
         tags: ['orders'],
-        summary: 'Order a car through escrow (signed in, verified email, not your own car)',
-        description: 'Plans: basic ($199, up to $100,000), premium ($399, up to $500,000; the default), platinum ($799, up to $1,000,000). An amount above the plan limit is a 400. A second open order by the same buyer for the same car is a 409 ORDER_EXISTS. Both parties are notified.',
+        summary: 'Buy a listed car at its asking price through escrow (signed in, verified email, not your own car)',
+        description:
+          'amount must equal the car\'s current price (409 PRICE_CHANGED with details {price}). Plans: basic ($199, up to $100,000), premium ($399, up to $500,000; the default), platinum ($799, up to $1,000,000); an amount above the plan limit is a 400. A car that is not on the market: 409 CAR_NOT_AVAILABLE. A second open order by the same buyer for the same car: 409 ORDER_EXISTS. The order awaits payment for 3 escrow days. Both parties are notified.',
         security,
+        headers: IdempotencyHeaders,
         body: Type.Object(
           {
-            carId: Type.Integer({ minimum: 1 }),
-            amount: Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Whole US dollars' }),
+            carId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
+            amount: Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Whole US dollars: the asking price' }),
             plan: Type.Optional(StringEnum(ESCROW_PLAN_IDS, { default: DEFAULT_ESCROW_PLAN })),
           },
           { additionalProperties: false, examples: [{ carId: 3, amount: 189_500, plan: 'premium' }] },
         ),
-        response: { 201: Envelope(OrderSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
+        response: { 201: Envelope(OrderWithEventsSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
       },
     },
     async (request, reply) => {
-      const session = request.session!;
       const order = await orders.place(
-        { userId: session.userId, name: session.name },
+        { userId: request.session!.userId },
         { carId: request.body.carId, amount: request.body.amount, plan: (request.body.plan ?? DEFAULT_ESCROW_PLAN) as EscrowPlanId },
+        idempotencyClaim(request),
       );
       return reply.status(201).send({ data: order });
     },
@@ -70,7 +175,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(Type.Object({ orders: Type.Array(OrderSchema) })), 401: ErrorBody, ...commonErrors },
       },
     },
-    async (request) => ({ data: { orders: await orders.listFor(request.session!.userId) } }),
+    async (request) => ({ data: { orders: await orders.list(request.session!.userId) } }),
   );
 
   app.get(
@@ -79,18 +184,43 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: app.authenticate,
       schema: {
         tags: ['orders'],
-        summary: 'One order; only its buyer and seller see it (404 for anyone else)',
+        summary: 'One order with its history (events oldest first); only its buyer and seller see it (404 for anyone else)',
         security,
-        params: Type.Object({ id: Type.String({ maxLength: 20 }) }),
-        response: { 200: Envelope(OrderSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+        params: OrderIdParams,
+        response: { 200: Envelope(OrderWithEventsSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
       },
     },
-    async (request) => {
-      const id = parseId(request.params.id);
-      if (id === null) throw notFound('Order not found');
-      return { data: await orders.getFor(request.session!.userId, id) };
-    },
+    async (request) => ({ data: await orders.get(request.session!.userId, orderId(request.params.id)) }),
   );
+
+  for (const { action, who, summary, body } of ACTIONS) {
+    app.post(
+      `/:id/${action}`,
+      {
+        // Moves without required fields may be sent without a body.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+        preHandler: app.requireVerifiedUser,
+        schema: {
+          tags: ['orders'],
+          summary: `${who}: ${summary}`,
+          description:
+            'Answers the order with its history. Not a party: 404. The other party: 403 NOT_ALLOWED. Not allowed from the current status: 409 INVALID_TRANSITION with details {status}. Under any concurrency the order moves at most once.',
+          security,
+          headers: IdempotencyHeaders,
+          params: OrderIdParams,
+          body,
+          response: { 200: Envelope(OrderWithEventsSchema), 401: ErrorBody, 402: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
+        },
+      },
+      async (request) => {
+        const id = orderId(request.params.id);
+        const order = await orders.act({ userId: request.session!.userId }, id, action, (request.body ?? {}) as ActionInput, idempotencyClaim(request));
+        return { data: order };
+      },
+    );
+  }
 };
 
 export default orderRoutes;

@@ -1,0 +1,146 @@
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import { sqlRunnerFor, type DatabaseHandle, type Executor } from '../../../db/client.ts';
+
+/**
+ * Payload of each job, by queue name. Each module that defines a job adds its entry:
+ * `declare module '../jobs/job-runner.ts' { interface JobPayloads { 'x': {...} } }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface JobPayloads {}
+export type JobName = keyof JobPayloads & string;
+
+export interface JobDefinition<K extends JobName> {
+  name: K;
+  /**
+   * Runs one job. It must be idempotent: a job can run twice (a process killed mid-run, a
+   * retry after an error), so it re-reads what it acts on and does nothing if that has moved on.
+   * Throwing schedules a retry.
+   */
+  handle(payload: JobPayloads[K], context: { log: FastifyBaseLogger; jobId: string }): Promise<void>;
+  retry?: { limit: number; delaySeconds: number; backoff: boolean };
+  /** A run still active after this long is presumed lost (its process died) and run again. */
+  expireInSeconds?: number;
+  /** Jobs of this queue one process runs at the same time. */
+  concurrency?: number;
+}
+
+export interface EnqueueOptions {
+  /** When the job becomes due; a time read from the database's clock. Default: now. */
+  startAfter?: Date;
+}
+
+export interface JobRunnerOptions {
+  log: FastifyBaseLogger;
+  pollSeconds: number;
+  /** False for processes that only enqueue (the operator command): they run no handlers. */
+  runWorkers: boolean;
+  /** How often each process looks for runs lost with a dead process. */
+  maintenanceSeconds?: number;
+}
+
+const DEFAULT_RETRY = { limit: 25, delaySeconds: 2, backoff: true };
+const DEFAULT_EXPIRE_SECONDS = 120;
+
+/**
+ * The one job runner: due work (escrow deadlines, payouts, mail) lives in PostgreSQL as pg-boss
+ * jobs, on the server or in the embedded database alike (pg-boss runs over the app's own
+ * connection, so a job can be written in the same transaction as the change that causes it).
+ * Every process runs workers; a job is handed to one of them (`FOR UPDATE SKIP LOCKED`), and a
+ * run lost with a killed process is handed out again once it expires.
+ */
+export class JobRunner {
+  private readonly boss: PgBoss;
+  private readonly definitions = new Map<string, JobDefinition<JobName>>();
+  private readonly workers = new Map<string, string[]>();
+  private started = false;
+
+  constructor(
+    database: DatabaseHandle,
+    private readonly options: JobRunnerOptions,
+  ) {
+    this.boss = new PgBoss({
+      db: database.sql,
+      supervise: options.runWorkers,
+      schedule: false,
+      maintenanceIntervalSeconds: options.maintenanceSeconds ?? 30,
+      // Finished jobs are kept a week for diagnosis, then removed.
+      archiveCompletedAfterSeconds: 3_600,
+      deleteAfterDays: 7,
+    });
+    this.boss.on('error', (error) => options.log.error({ err: error }, 'job queue error'));
+  }
+
+  define<K extends JobName>(definition: JobDefinition<K>): void {
+    if (this.started) throw new Error(`job ${definition.name} defined after the runner started`);
+    this.definitions.set(definition.name, definition as unknown as JobDefinition<JobName>);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.boss.start();
+    for (const definition of this.definitions.values()) {
+      const retry = definition.retry ?? DEFAULT_RETRY;
+      const queue = {
+        name: definition.name,
+        retryLimit: retry.limit,
+        retryDelay: retry.delaySeconds,
+        retryBackoff: retry.backoff,
+        expireInSeconds: definition.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
+      };
+      await this.boss.createQueue(definition.name, queue);
+      await this.boss.updateQueue(definition.name, queue);
+    }
+    this.started = true;
+    if (!this.options.runWorkers) return;
+    for (const definition of this.definitions.values()) {
+      const log = this.options.log.child({ job: definition.name });
+      const ids: string[] = [];
+      for (let i = 0; i < (definition.concurrency ?? 1); i++) {
+        ids.push(
+          await this.boss.work<JobPayloads[JobName]>(
+            definition.name,
+            { pollingIntervalSeconds: this.options.pollSeconds, batchSize: 1 },
+            async ([job]) => {
+              if (!job) return;
+              try {
+                await definition.handle(job.data, { log, jobId: job.id });
+              } catch (error) {
+                log.warn({ err: error, jobId: job.id }, 'job failed; it will be retried');
+                throw error;
+              }
+            },
+          ),
+        );
+      }
+      this.workers.set(definition.name, ids);
+    }
+  }
+
+  /**
+   * Adds a job in the caller's transaction (or outside one, with the pool): it exists exactly
+   * when the caller's own writes commit.
+   */
+  async enqueue<K extends JobName>(executor: Executor, name: K, payload: JobPayloads[K], options: EnqueueOptions = {}): Promise<string> {
+    if (!this.definitions.has(name)) throw new Error(`unknown job ${name}`);
+    const id = await this.boss.send(name, payload as object, {
+      db: sqlRunnerFor(executor),
+      ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+    });
+    // pg-boss answers null when nothing was inserted (an unknown queue): never lose a job silently.
+    if (!id) throw new Error(`job ${name} was not queued`);
+    return id;
+  }
+
+  /** Asks this process's worker for `name` to look for due jobs now instead of at its next poll. */
+  wake(name: JobName): void {
+    for (const workerId of this.workers.get(name) ?? []) this.boss.notifyWorker(workerId);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    // Waits for runs in progress; what is left is failed back to the queue and retried.
+    await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+  }
+}
