@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startTestApp, type TestApp } from './helpers/app.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { connectSocket, emitAck, nextEvent, record, waitUntil, type ClientSocket } from './helpers/sockets.ts';
 import { createUser, makeSellerOf } from './helpers/users.ts';
@@ -25,7 +25,7 @@ describe.skipIf(!canRun)('two server processes', () => {
   const prefix = `lmtest-mp-${process.pid}`;
   let database: TestDatabase;
   let a: TestApp;
-  let b: ChildProcess;
+  let b: ServerProcess;
   let bUrl: string;
   const sockets: ClientSocket[] = [];
   let carId: number;
@@ -34,31 +34,20 @@ describe.skipIf(!canRun)('two server processes', () => {
     database = await createTestDatabase();
     a = await startTestApp({ REDIS_URL: redisUrl!, REDIS_PREFIX: prefix, JWT_SECRET: secret }, database);
     await a.listen();
-    const port = await freePort();
-    bUrl = `http://127.0.0.1:${port}`;
-    b = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        APP_URL: bUrl,
-        DATABASE_URL: database.url!,
-        REDIS_URL: redisUrl!,
-        REDIS_PREFIX: prefix,
-        JWT_SECRET: secret,
-        SERVE_CLIENT: 'false',
-        LOG_LEVEL: 'warn',
-        DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-b-')),
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
+    b = await startServerProcess({
+      DATABASE_URL: database.url!,
+      REDIS_URL: redisUrl!,
+      REDIS_PREFIX: prefix,
+      JWT_SECRET: secret,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-b-')),
     });
-    await waitUntil(async () => (await fetch(`${bUrl}/api/health`).catch(() => null))?.ok === true, 60_000, 'process B to start');
+    bUrl = b.url;
     carId = (await a.app.inject({ method: 'GET', url: '/api/cars' })).json().data.cars[0].id;
   });
 
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    if (b && b.exitCode === null) b.kill('SIGTERM');
+    await b?.kill();
     await a?.close();
     await database?.close();
   });
@@ -128,7 +117,7 @@ describe.skipIf(!canRun)('two server processes', () => {
     await emitAck(onB, 'car:join', { carId: deadCar });
     const viewingCount = async () => (await a.app.inject({ method: 'GET', url: `/api/cars/${deadCar}` })).json().data.viewingCount as number;
     await waitUntil(async () => (await viewingCount()) === 1, 8_000, 'A to see the viewer on B');
-    b.kill('SIGKILL');
+    await b.kill('SIGKILL');
     await waitUntil(async () => (await viewingCount()) === 0, 15_000, 'A to drop the dead process');
   });
 });

@@ -6,6 +6,7 @@ import type { OrderStatus } from '../../common/order-lifecycle.ts';
 import type { OrderWithEvents } from '../../common/api-types.ts';
 import type { PayoutRequest, PaymentResult } from '../../server/src/services/orders/payment-provider.ts';
 import { SimulatedBank } from '../../server/src/services/orders/payment-provider.ts';
+import type { Database } from '../../db/client.ts';
 import type { TestApp } from './app.ts';
 import { waitUntil } from './sockets.ts';
 import type { SignedInUser } from './users.ts';
@@ -13,9 +14,18 @@ import type { SignedInUser } from './users.ts';
 let listings = 0;
 
 /** A car listed by `seller` (given a seller profile if it has none), straight into the catalogue. */
-export async function createListing(t: TestApp, seller: SignedInUser, options: { price?: number; make?: string; model?: string } = {}): Promise<{ id: number; price: number }> {
+export function createListing(t: TestApp, seller: SignedInUser, options: ListingOptions = {}): Promise<{ id: number; price: number }> {
+  return insertListing(t.database.db, seller, options);
+}
+
+export interface ListingOptions {
+  price?: number;
+  make?: string;
+  model?: string;
+}
+
+export async function insertListing(db: Database, seller: { id: number; name: string }, options: ListingOptions = {}): Promise<{ id: number; price: number }> {
   listings += 1;
-  const db = t.database.db;
   let [profile] = await db.select({ id: sellers.id }).from(sellers).where(eq(sellers.userId, seller.id));
   profile ??= (await db.insert(sellers).values({ userId: seller.id, name: seller.name, rating: 4.5, verified: true }).returning({ id: sellers.id }))[0]!;
   const make = options.make ?? 'Porsche';

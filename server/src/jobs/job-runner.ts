@@ -56,7 +56,7 @@ export class JobRunner {
   private started = false;
 
   constructor(
-    database: DatabaseHandle,
+    private readonly database: DatabaseHandle,
     private readonly options: JobRunnerOptions,
   ) {
     this.boss = new PgBoss({
@@ -78,19 +78,23 @@ export class JobRunner {
 
   async start(): Promise<void> {
     if (this.started) return;
-    await this.boss.start();
-    for (const definition of this.definitions.values()) {
-      const retry = definition.retry ?? DEFAULT_RETRY;
-      const queue = {
-        name: definition.name,
-        retryLimit: retry.limit,
-        retryDelay: retry.delaySeconds,
-        retryBackoff: retry.backoff,
-        expireInSeconds: definition.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
-      };
-      await this.boss.createQueue(definition.name, queue);
-      await this.boss.updateQueue(definition.name, queue);
-    }
+    // Processes starting together would race to create the queue's tables and partitions
+    // (PostgreSQL then reports duplicate schemas or deadlocks): one at a time, like migrations.
+    await this.database.exclusive(async () => {
+      await this.boss.start();
+      for (const definition of this.definitions.values()) {
+        const retry = definition.retry ?? DEFAULT_RETRY;
+        const queue = {
+          name: definition.name,
+          retryLimit: retry.limit,
+          retryDelay: retry.delaySeconds,
+          retryBackoff: retry.backoff,
+          expireInSeconds: definition.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
+        };
+        await this.boss.createQueue(definition.name, queue);
+        await this.boss.updateQueue(definition.name, queue);
+      }
+    });
     this.started = true;
     if (!this.options.runWorkers) return;
     for (const definition of this.definitions.values()) {

@@ -1,4 +1,4 @@
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -52,12 +52,18 @@ export default fp(
         // Another process of this deployment already takes the commands.
         return;
       }
-      rmSync(path, { force: true });
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(path, () => resolve());
-      });
-      chmodSync(path, 0o600);
+      try {
+        mkdirSync(app.config.dataDir, { recursive: true });
+        rmSync(path, { force: true });
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(path, () => resolve());
+        });
+        chmodSync(path, 0o600);
+      } catch (error) {
+        // The site works without it; only the operator command then needs the server stopped.
+        app.log.warn({ err: error, path }, 'could not open the operator socket');
+      }
     });
     app.addHook('preClose', async () => {
       if (server.listening) await new Promise<void>((resolve) => (server as Server).close(() => resolve()));

@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { freePort } from './app.ts';
+import { waitUntil } from './sockets.ts';
+
+export interface ServerProcess {
+  url: string;
+  process: ChildProcess;
+  /** Resolves when the process has exited (after a kill, or by itself). */
+  exited: Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Starts the server as production does, in a process of its own, and waits until it answers.
+ * `env` adds to (and overrides) a quiet, client-less configuration on a free port.
+ */
+export async function startServerProcess(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: url,
+      SERVE_CLIENT: 'false',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  await waitUntil(
+    async () => {
+      if (gone) throw new Error(`the server process on port ${port} exited while starting`);
+      return (await fetch(`${url}/api/health`).catch(() => null))?.ok === true;
+    },
+    60_000,
+    `the server process on port ${port} to start`,
+  );
+  return {
+    url,
+    process: child,
+    exited,
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
