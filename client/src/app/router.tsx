@@ -31,6 +31,9 @@ const ResetPasswordScreen = lazy(() =>
 const DashboardScreen = lazy(() =>
   import('../features/dashboard/components/dashboard-screen.tsx').then((m) => ({ default: m.DashboardScreen })),
 );
+const OrderScreen = lazy(() =>
+  import('../features/orders/components/order-screen.tsx').then((m) => ({ default: m.OrderScreen })),
+);
 const TestimonialsScreen = lazy(() =>
   import('../features/testimonials/components/testimonials-screen.tsx').then((m) => ({
     default: m.TestimonialsScreen,
@@ -64,6 +67,7 @@ export const router = createBrowserRouter([
           { path: 'login', element: <LoginScreen /> },
           { path: 'register', element: <RegisterScreen /> },
           { path: 'dashboard', element: <DashboardScreen /> },
+          { path: 'orders/:id', element: <OrderScreen /> },
           { path: 'verify-email', element: <VerifyEmailScreen /> },
           { path: 'forgot-password', element: <ForgotPasswordScreen /> },
           { path: 'reset-password', element: <ResetPasswordScreen /> },

@@ -101,21 +101,24 @@ export class JobRunner {
       const log = this.options.log.child({ job: definition.name });
       const ids: string[] = [];
       for (let i = 0; i < (definition.concurrency ?? 1); i++) {
-        ids.push(
-          await this.boss.work<JobPayloads[JobName]>(
-            definition.name,
-            { pollingIntervalSeconds: this.options.pollSeconds, batchSize: 1 },
-            async ([job]) => {
-              if (!job) return;
-              try {
-                await definition.handle(job.data, { log, jobId: job.id });
-              } catch (error) {
-                log.warn({ err: error, jobId: job.id }, 'job failed; it will be retried');
-                throw error;
-              }
-            },
-          ),
+        let workerId = '';
+        workerId = await this.boss.work<JobPayloads[JobName]>(
+          definition.name,
+          { pollingIntervalSeconds: this.options.pollSeconds, batchSize: 1 },
+          async ([job]) => {
+            if (!job) return;
+            try {
+              await definition.handle(job.data, { log, jobId: job.id });
+            } catch (error) {
+              log.warn({ err: error, jobId: job.id }, 'job failed; it will be retried');
+              throw error;
+            } finally {
+              // pg-boss waits a whole poll interval after each job; with more due, ask again at once.
+              this.boss.notifyWorker(workerId);
+            }
+          },
         );
+        ids.push(workerId);
       }
       this.workers.set(definition.name, ids);
     }

@@ -398,6 +398,8 @@ export class OrdersService {
         .where(and(eq(payments.id, pending.id), eq(payments.status, 'pending')))
         .returning();
       if (!settled) return;
+      // The order changed (its payout or refund arrived): clients keep the newest copy by this.
+      await tx.update(orders).set({ updatedAt: sql`now()` }).where(eq(orders.id, orderId));
       outcome.orders.add(orderId);
       if (pending.kind !== 'payout') return;
       const { order } = record;

@@ -1,7 +1,7 @@
 import { api } from '../../../lib/api-client.ts';
-import type { Bid, CarDetail, ChatMessage, ChatMessageType, PlacedBid } from '@common/api-types.ts';
+import { CAR_STATUSES, type Bid, type CarDetail, type CarStatus, type ChatMessage, type ChatMessageType, type Order, type PlacedBid } from '@common/api-types.ts';
 
-export type { Bid, CarDetail, ChatMessage, ChatMessageType, PlacedBid, Review } from '@common/api-types.ts';
+export type { Bid, CarDetail, CarStatus, ChatMessage, ChatMessageType, Order, PlacedBid, Review } from '@common/api-types.ts';
 
 /** Largest page `GET /api/chat/car/:id` serves. */
 export const CHAT_PAGE_MAX = 100;
@@ -38,6 +38,12 @@ export async function getBids(carId: number, signal?: AbortSignal): Promise<Bid[
 /** `idempotencyKey` makes a repeated submission (double click, retry after a lost answer) count once. */
 export function placeBid(carId: number, amount: number, idempotencyKey: string): Promise<PlacedBid> {
   return api.post<PlacedBid>('/api/bids', { carId, amount }, { headers: { 'Idempotency-Key': idempotencyKey } });
+}
+
+/** The signed-in user's orders, as buyer or seller (the car page picks those for its car). */
+export async function getMyOrders(signal?: AbortSignal): Promise<Order[]> {
+  const data = await api.get<{ orders: Order[] }>('/api/orders', { signal });
+  return data.orders;
 }
 
 // ── Pushed payloads ──────────────────────────────────────────────────────────────────────────
@@ -79,4 +85,19 @@ export function toBidPlaced(raw: unknown): { carId: number; bid: Bid; currentBid
   const bid = toBid(raw.bid);
   if (!bid) return null;
   return { carId: raw.carId, bid, currentBids: raw.currentBids, highestBid: isInt(raw.highestBid) ? raw.highestBid : null };
+}
+
+/** `car:status`: `{carId, status}` when a car becomes pending, sold or active again. */
+export function toCarStatus(raw: unknown): { carId: number; status: CarStatus } | null {
+  if (!isObject(raw) || !isInt(raw.carId) || !isString(raw.status)) return null;
+  const status = raw.status;
+  return (CAR_STATUSES as readonly string[]).includes(status) ? { carId: raw.carId, status: status as CarStatus } : null;
+}
+
+/** The order of an `order:updated` push (`{order}`), or null. */
+export function toPushedOrder(raw: unknown): Order | null {
+  if (!isObject(raw) || !isObject(raw.order)) return null;
+  const order = raw.order;
+  if (!isInt(order.id) || !isInt(order.carId) || !isInt(order.buyerId) || !isString(order.status) || !isString(order.updatedAt)) return null;
+  return order as unknown as Order;
 }

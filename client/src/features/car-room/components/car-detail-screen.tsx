@@ -9,7 +9,8 @@ import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import type { CarDetail } from '../api/car-room-api.ts';
 import { useCarRoom } from '../hooks/use-car-room.ts';
 import { formatMileage, formatRating } from '../lib/format.ts';
-import { currentMinimumBid, type CarRoom } from '../stores/car-room-merge.ts';
+import { carStatusNotice } from '../lib/car-status.ts';
+import { currentMinimumBid, orderToShow, type CarRoom } from '../stores/car-room-merge.ts';
 import { syncRoom } from '../stores/car-room-store.ts';
 import { CarGallery } from './car-gallery.tsx';
 import { CarReviews } from './car-reviews.tsx';
@@ -88,6 +89,8 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
   const featuresId = useId();
   const sellerId = useId();
   const viewers = room.viewers ?? detail.viewingCount;
+  const userId = useSessionStore((s) => (s.isAuthenticated && s.user ? s.user.id : null));
+  const notice = carStatusNotice(detail.status);
 
   return (
     <>
@@ -100,6 +103,11 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
 
         <header className="car-room__header">
           <div className="car-room__badges">
+            {notice && (
+              <span className={`badge badge--listing badge--listing-${notice.tone}`} data-testid="car-status-badge">
+                {notice.badge}
+              </span>
+            )}
             <span className="badge badge--condition">{detail.condition}</span>
             {detail.seller.verified && (
               <span className="badge badge--verified">
@@ -199,6 +207,8 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
               viewers={viewers}
               minimum={currentMinimumBid(room)}
               bids={room.bids}
+              myOrder={orderToShow(room, userId)}
+              userId={userId}
             />
             <LiveDiscussion
               carId={detail.id}

@@ -1,12 +1,16 @@
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { compareToMarket, formatUsd } from '@common/pricing.ts';
-import { EyeIcon, GavelIcon, ShieldCheckIcon, TrendIcon } from '../../../components/ui/icons.tsx';
+import { EyeIcon, GavelIcon, InfoIcon, ReceiptIcon, ShieldCheckIcon, TrendIcon } from '../../../components/ui/icons.tsx';
+import { isFinalOrderStatus } from '../../../lib/order-progress.ts';
+import { orderStatusLabel } from '../../../lib/order-status.ts';
 import { formatRelativeTime } from '../../../lib/relative-time.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import type { Bid, CarDetail } from '../api/car-room-api.ts';
+import type { Bid, CarDetail, Order } from '../api/car-room-api.ts';
 import { WatchButton } from '../../../components/watch-button.tsx';
 import { BuyWithEscrow } from '../../escrow/components/buy-with-escrow.tsx';
+import { carStatusNotice } from '../lib/car-status.ts';
+import { recordPlacedOrder, syncRoom } from '../stores/car-room-store.ts';
 import { BidForm } from './bid-form.tsx';
 import { TrophyIcon } from './room-icons.tsx';
 
@@ -20,6 +24,8 @@ export function PricingCard({
   viewers,
   minimum,
   bids,
+  myOrder,
+  userId,
 }: {
   detail: CarDetail;
   currentBids: number;
@@ -27,9 +33,16 @@ export function PricingCard({
   viewers: number;
   minimum: number | null;
   bids: Bid[];
+  /** The signed-in user's order for this car, if any. */
+  myOrder: Order | null;
+  userId: number | null;
 }) {
   const titleId = useId();
   const market = compareToMarket(detail.price, detail.marketValue);
+  const notice = carStatusNotice(detail.status);
+  const title = `${detail.year} ${detail.make} ${detail.model}`;
+  // A buyer with an open order for the car follows it rather than ordering twice.
+  const buyingAlready = myOrder !== null && myOrder.buyerId === userId && !isFinalOrderStatus(myOrder.status);
   return (
     <section className="pricing-card" aria-labelledby={titleId}>
       <h2 id={titleId} className="sr-only">
@@ -79,12 +92,44 @@ export function PricingCard({
         </div>
       </dl>
 
-      <BidForm carId={detail.id} minimum={minimum} />
+      {notice ? (
+        <div className={`listing-status listing-status--${notice.tone}`} role="status" data-testid="car-status-notice">
+          <InfoIcon size={20} />
+          <div>
+            <p className="listing-status__title">{notice.badge}</p>
+            <p>{notice.text}</p>
+          </div>
+        </div>
+      ) : (
+        <BidForm carId={detail.id} minimum={minimum} />
+      )}
 
       {bids.length > 0 && <RecentBids bids={bids.slice(0, RECENT_BIDS_SHOWN)} />}
 
-      <BuyWithEscrow carId={detail.id} price={detail.price} title={`${detail.year} ${detail.make} ${detail.model}`} />
-      <WatchButton carId={detail.id} carTitle={`${detail.year} ${detail.make} ${detail.model}`} variant="full" />
+      {myOrder && (
+        <p className="my-order" data-testid="my-order">
+          <ReceiptIcon size={18} />
+          <span>
+            {myOrder.buyerId === userId ? 'Your order' : 'An order'} for this car: Order #{myOrder.id},{' '}
+            {orderStatusLabel(myOrder.status).toLowerCase()}.{' '}
+            <Link to={`/orders/${myOrder.id}`} className="text-link">
+              View your order
+            </Link>
+          </span>
+        </p>
+      )}
+
+      {!notice && (
+        <BuyWithEscrow
+          carId={detail.id}
+          price={detail.price}
+          title={title}
+          showTrigger={!buyingAlready}
+          onPlaced={recordPlacedOrder}
+          onStale={() => void syncRoom(detail.id)}
+        />
+      )}
+      <WatchButton carId={detail.id} carTitle={title} variant="full" />
       <Link to="/support" className="btn btn--primary btn--block btn--lg pricing-card__order">
         Place Order - Contact Sales
       </Link>

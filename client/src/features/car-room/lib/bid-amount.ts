@@ -17,16 +17,8 @@ export function formatAmountInput(amount: number): string {
   return amount.toLocaleString('en-US', { maximumFractionDigits: 0 });
 }
 
-/** A fresh Idempotency-Key (a v4 UUID), also where `crypto.randomUUID` is missing (plain-HTTP hosts). */
-export function newIdempotencyKey(): string {
-  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+/** Shared with the other writes that take an Idempotency-Key. */
+export { newIdempotencyKey } from '../../../lib/idempotency-key.ts';
 
 /**
  * Whether the bid field shows the live minimum rather than what the user typed: when they have

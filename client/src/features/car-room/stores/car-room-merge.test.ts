@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Bid, CarDetail, ChatMessage } from '../api/car-room-api.ts';
+import type { Bid, CarDetail, ChatMessage, Order } from '../api/car-room-api.ts';
 import {
   applyBidPlaced,
+  applyCarStatus,
+  applyMyOrders,
+  orderToShow,
   applyBidTooLow,
   applyBids,
   applyDetail,
@@ -176,5 +179,65 @@ describe('minimum bid', () => {
     expect(room.highestBid).toBe(129_000);
     expect(room.serverMinimum).toBe(130_000);
     expect(currentMinimumBid(room)).toBe(130_000);
+  });
+});
+
+function order(overrides: Partial<Order> = {}): Order {
+  return {
+    id: 1,
+    carId: CAR,
+    buyerId: 50,
+    sellerId: 1,
+    amount: 200_000,
+    plan: 'premium',
+    escrowFee: 399,
+    status: 'awaiting_payment',
+    createdAt: '2025-01-01T10:00:00.000Z',
+    updatedAt: '2025-01-01T10:00:00.000Z',
+    paymentDueAt: '2025-01-04T10:00:00.000Z',
+    inspectionDays: 7,
+    inspectionEndsAt: null,
+    shipment: null,
+    payment: null,
+    payout: null,
+    refund: null,
+    waitingOn: 'buyer',
+    car: { id: CAR, year: 2022, make: 'Porsche', model: '911 GT3', primaryImage: null, status: 'active' },
+    buyerName: 'Bea',
+    sellerName: 'Gotham Motorcars',
+    ...overrides,
+  };
+}
+
+describe('car status', () => {
+  it('a pushed status replaces the listing status; the same status changes nothing', () => {
+    const room = applyDetail(emptyRoom(CAR), detail());
+    const pending = applyCarStatus(room, 'pending');
+    expect(pending.detail?.status).toBe('pending');
+    expect(applyCarStatus(pending, 'pending')).toBe(pending);
+    expect(applyCarStatus(emptyRoom(CAR), 'sold').detail).toBeNull();
+  });
+});
+
+describe('my orders for the car', () => {
+  it('keeps only this car\'s orders, merged by id, newer copies winning', () => {
+    const room = applyMyOrders(emptyRoom(CAR), 50, [order(), order({ id: 2, carId: CAR + 1 })]);
+    expect(room.myOrders.map((o) => o.id)).toEqual([1]);
+    const paid = order({ status: 'funded', updatedAt: '2025-01-01T11:00:00.000Z' });
+    const after = applyMyOrders(room, 50, [paid]);
+    expect(after.myOrders[0]?.status).toBe('funded');
+    expect(applyMyOrders(after, 50, [order()])).toBe(after);
+  });
+
+  it('shows the newest open order, else the newest, and only to its owner', () => {
+    const cancelled = order({ id: 3, status: 'cancelled', createdAt: '2025-01-02T10:00:00.000Z' });
+    const room = applyMyOrders(emptyRoom(CAR), 50, [order(), cancelled]);
+    expect(orderToShow(room, 50)?.id).toBe(1);
+    expect(orderToShow(room, 51)).toBeNull();
+    expect(orderToShow(room, null)).toBeNull();
+    const closed = applyMyOrders(emptyRoom(CAR), 50, [cancelled]);
+    expect(orderToShow(closed, 50)?.id).toBe(3);
+    // Another user signed in: their list starts afresh.
+    expect(applyMyOrders(room, 51, []).myOrders).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import { minimumBid } from '@common/bid-rules.ts';
-import type { Bid, CarDetail, ChatMessage } from '../api/car-room-api.ts';
+import { isFinalOrderStatus } from '../../../lib/order-progress.ts';
+import { mergeOrderList } from '../../../lib/order-merge.ts';
+import type { Bid, CarDetail, CarStatus, ChatMessage, Order } from '../api/car-room-api.ts';
 
 /**
  * Pure state transitions of one car room. REST snapshots and pushed events are both merged by
@@ -30,6 +32,10 @@ export interface CarRoom {
   viewers: number | null;
   /** The smallest acceptable bid the server last stated (a 409 BID_TOO_LOW reply). */
   serverMinimum: number | null;
+  /** The signed-in user's orders for this car (as buyer or seller), newest first. */
+  myOrders: Order[];
+  /** Whose orders `myOrders` are (null before the first read). */
+  myOrdersOf: number | null;
 }
 
 export function emptyRoom(carId: number): CarRoom {
@@ -47,6 +53,8 @@ export function emptyRoom(carId: number): CarRoom {
     highestBid: null,
     viewers: null,
     serverMinimum: null,
+    myOrders: [],
+    myOrdersOf: null,
   };
 }
 
@@ -185,4 +193,29 @@ export function currentMinimumBid(room: CarRoom): number | null {
   if (!room.detail) return null;
   const byRule = minimumBid(room.detail.price, room.highestBid);
   return room.serverMinimum === null ? byRule : Math.max(byRule, room.serverMinimum);
+}
+
+/** `car:status`: the listing became pending, sold, or active again. */
+export function applyCarStatus(room: CarRoom, status: CarStatus): CarRoom {
+  if (!room.detail || room.detail.status === status) return room;
+  return { ...room, detail: { ...room.detail, status } };
+}
+
+/**
+ * Orders of `userId` (a snapshot of all their orders, an order just placed, or a push): those for
+ * this car are merged by id, a newer copy never replaced by an older one. Another user's orders
+ * start the list afresh.
+ */
+export function applyMyOrders(room: CarRoom, userId: number, orders: readonly Order[]): CarRoom {
+  const mine = orders.filter((o) => o.carId === room.carId);
+  const held = room.myOrdersOf === userId ? room.myOrders : [];
+  const merged = mergeOrderList(held, mine);
+  if (merged === room.myOrders && room.myOrdersOf === userId) return room;
+  return { ...room, myOrders: merged, myOrdersOf: userId };
+}
+
+/** The order to point the user to: their newest open one, else their newest. */
+export function orderToShow(room: CarRoom, userId: number | null): Order | null {
+  if (userId === null || room.myOrdersOf !== userId || room.myOrders.length === 0) return null;
+  return room.myOrders.find((o) => !isFinalOrderStatus(o.status)) ?? room.myOrders[0]!;
 }

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { ApiError, isAbortError } from '../../../lib/api-client.ts';
+import { useSessionStore } from '../../../lib/session-store.ts';
 import { emitIfConnected, emitWithAck, getSocket, isSocketConnected, onSocketConnect } from '../../../lib/socket.ts';
 import {
   CHAT_INITIAL_LIMIT,
@@ -7,21 +8,27 @@ import {
   getBids,
   getCarDetail,
   getChatMessages,
+  getMyOrders,
   placeBid,
   postChatMessage,
   toBidPlaced,
+  toCarStatus,
   toChatMessage,
+  toPushedOrder,
   type ChatMessage,
+  type Order,
   type PlacedBid,
 } from '../api/car-room-api.ts';
 import {
   applyBidPlaced,
   applyBidTooLow,
   applyBids,
+  applyCarStatus,
   applyDetail,
   applyDetailError,
   applyMessages,
   applyMessagesError,
+  applyMyOrders,
   applyNotFound,
   applyViewers,
   emptyRoom,
@@ -80,6 +87,15 @@ function listen(): void {
   socket.on('bid:placed', (raw: unknown) => {
     const event = toBidPlaced(raw);
     if (event) updateRoom(event.carId, (r) => applyBidPlaced(r, event));
+  });
+  socket.on('car:status', (raw: unknown) => {
+    const event = toCarStatus(raw);
+    if (event) updateRoom(event.carId, (r) => applyCarStatus(r, event.status));
+  });
+  socket.on('order:updated', (raw: unknown) => {
+    const order = toPushedOrder(raw);
+    const userId = signedInUserId();
+    if (order && userId !== null) updateRoom(order.carId, (r) => applyMyOrders(r, userId, [order]));
   });
   socket.on('car:viewers', (event: { carId?: unknown; count?: unknown }) => {
     if (typeof event?.carId === 'number' && typeof event.count === 'number') {
@@ -185,9 +201,32 @@ async function syncBids(carId: number): Promise<void> {
   }
 }
 
-/** Re-reads the detail (counters), the discussion since the last known message and the bids. */
+const signedInUserId = (): number | null => {
+  const { isAuthenticated, user } = useSessionStore.getState();
+  return isAuthenticated && user ? user.id : null;
+};
+
+/** The signed-in user's orders for the car (for "View your order"); nothing for visitors. */
+async function syncMyOrders(carId: number): Promise<void> {
+  const userId = signedInUserId();
+  if (userId === null) return;
+  try {
+    const orders = await getMyOrders();
+    if (signedInUserId() === userId) updateRoom(carId, (r) => applyMyOrders(r, userId, orders));
+  } catch {
+    // Only the link to the order is missing; it comes back with the next read.
+  }
+}
+
+/** An order the user just placed for the car (from the Buy with Escrow dialog). */
+export function recordPlacedOrder(order: Order): void {
+  const userId = signedInUserId();
+  if (userId !== null) updateRoom(order.carId, (r) => applyMyOrders(r, userId, [order]));
+}
+
+/** Re-reads the detail (counters, status), the discussion since the last known message, the bids and the user's orders. */
 export async function syncRoom(carId: number): Promise<void> {
-  await Promise.all([syncDetail(carId), syncChat(carId), syncBids(carId)]);
+  await Promise.all([syncDetail(carId), syncChat(carId), syncBids(carId), syncMyOrders(carId)]);
 }
 
 // ── Commands ─────────────────────────────────────────────────────────────────────────────────

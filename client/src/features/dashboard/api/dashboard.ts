@@ -51,13 +51,6 @@ export interface Discussion {
 export type WatchedCar = CarListItem;
 export type { Order } from '@common/api-types.ts';
 
-export interface CarTitle {
-  id: number;
-  year: number;
-  make: string;
-  model: string;
-  images: string[];
-}
 
 export const getDashboardSummary = (signal?: AbortSignal) => api.get<DashboardSummary>('/api/users/dashboard', { signal });
 
@@ -72,10 +65,3 @@ export const getWatchedCars = (signal?: AbortSignal) =>
 
 export const getMyOrders = (signal?: AbortSignal) =>
   api.get<{ orders: Order[] }>('/api/orders', { signal }).then((d) => d.orders);
-
-/** The car of an order (orders carry only its id). Null when it cannot be read (e.g. removed). */
-export const getCarTitle = (id: number, signal?: AbortSignal): Promise<CarTitle | null> =>
-  api.get<CarTitle>(`/api/cars/${id}`, { signal }).catch((error: unknown) => {
-    if (signal?.aborted) throw error;
-    return null;
-  });

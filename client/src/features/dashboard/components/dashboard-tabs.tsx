@@ -16,20 +16,18 @@ import {
 } from '../../../components/ui/icons.tsx';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
 import { Tabs, useTabParam } from '../../../components/ui/tabs.tsx';
+import { nextStepText, orderRole, roleLabel } from '../../../lib/order-progress.ts';
 import { orderStatusLabel, orderStatusTone } from '../../../lib/order-status.ts';
 import { formatDateTime, formatRelativeTime } from '../../../lib/relative-time.ts';
 import { useResource, type Resource } from '../../../lib/use-resource.ts';
 import { useWatchlistStore } from '../../../lib/watchlist-store.ts';
 import {
-  getCarTitle,
   getMyBids,
   getMyDiscussions,
   getMyOrders,
   getWatchedCars,
   type ActivityItem,
-  type CarTitle,
   type DashboardSummary,
-  type Order,
 } from '../api/dashboard.ts';
 import { carName } from '../lib/dashboard-format.ts';
 
@@ -273,55 +271,51 @@ function MessagesPanel() {
   );
 }
 
-interface OrderWithCar {
-  order: Order;
-  car: CarTitle | null;
-}
-
-async function getOrdersWithCars(signal: AbortSignal): Promise<OrderWithCar[]> {
-  const orders = await getMyOrders(signal);
-  const ids = [...new Set(orders.map((o) => o.carId))];
-  const cars = new Map<number, CarTitle | null>();
-  await Promise.all(ids.map(async (id) => cars.set(id, await getCarTitle(id, signal))));
-  return orders.map((order) => ({ order, car: cars.get(order.carId) ?? null }));
-}
-
 function OrdersPanel({ userId }: { userId: number }) {
-  const { resource, retry } = useResource('orders', getOrdersWithCars);
+  const { resource, retry } = useResource(`orders:${userId}`, getMyOrders);
   return (
     <Loaded resource={resource} retry={retry} label="Loading your orders...">
       {(orders) =>
         orders.length === 0 ? (
           <EmptyPanel icon={<ReceiptIcon size={28} />} title="No orders yet">
-            When you buy a car with escrow, the order and its status appear here.{' '}
+            When you buy or sell a car with escrow, the order and its status appear here.{' '}
             <Link to="/escrow" className="text-link">
               How escrow works
             </Link>
           </EmptyPanel>
         ) : (
           <ul className="dash-rows" aria-label="Your orders, newest first">
-            {orders.map(({ order, car }) => {
-              const name = car ? carName(car) : `Vehicle #${order.carId}`;
+            {orders.map((order) => {
+              const name = carName(order.car);
               const plan = ESCROW_PLANS[order.plan]?.name ?? order.plan;
+              const role = orderRole(order, userId);
               return (
-                <li key={order.id} className="dash-row dash-row--order" data-testid="order-row">
-                  <Thumb src={car?.images[0] ?? null} />
+                <li key={order.id} className="dash-row dash-row--order" data-testid="order-row" data-order-id={order.id}>
+                  <Thumb src={order.car.primaryImage} />
                   <div className="dash-row__main">
-                    <Link to={`/car/${order.carId}`} className="dash-row__title dash-link">
+                    <Link to={`/car/${order.car.id}`} className="dash-row__title dash-link">
                       {name}
                     </Link>
                     <p className="dash-row__meta">
-                      Order #{order.id} · {order.buyerId === userId ? 'You are buying' : 'You are selling'} · {plan} ·{' '}
+                      Order #{order.id} · <strong>{roleLabel(role)}</strong> · {plan} ·{' '}
                       <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
                     </p>
                     <p className="dash-row__meta">
                       {formatUsd(order.amount)} + {formatUsd(order.escrowFee)} escrow fee ={' '}
                       <strong>{formatUsd(order.amount + order.escrowFee)}</strong>
                     </p>
+                    <p className="dash-row__next" data-testid="order-next-step">
+                      {nextStepText(order, role)}
+                    </p>
                   </div>
-                  <span className={`status-badge status-badge--${orderStatusTone(order.status)}`} data-testid="order-status">
-                    {orderStatusLabel(order.status)}
-                  </span>
+                  <div className="dash-row__side">
+                    <span className={`status-badge status-badge--${orderStatusTone(order.status)}`} data-testid="order-status">
+                      {orderStatusLabel(order.status)}
+                    </span>
+                    <Link to={`/orders/${order.id}`} className="btn btn--outline btn--sm" aria-label={`View order #${order.id}`}>
+                      View Order
+                    </Link>
+                  </div>
                 </li>
               );
             })}

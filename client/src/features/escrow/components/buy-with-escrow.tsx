@@ -17,9 +17,25 @@ import './buy-with-escrow.css';
  * picks an escrow plan (pre-selected from the Escrow page), sees price, fee and total, and places
  * the order (`POST /api/orders`, amount = the asking price). Signed out, a sign-in link instead.
  *
- * Self-contained: mount it anywhere with the car's id, asking price and title.
+ * Self-contained: mount it anywhere with the car's id, asking price and title. `onPlaced` hears of
+ * the new order; `onStale` is asked to re-read the car when the server says its price changed.
+ * Without `showTrigger` only the dialog stays (e.g. while it shows the order just placed).
  */
-export function BuyWithEscrow({ carId, price, title }: { carId: number; price: number; title: string }) {
+export function BuyWithEscrow({
+  carId,
+  price,
+  title,
+  showTrigger = true,
+  onPlaced,
+  onStale,
+}: {
+  carId: number;
+  price: number;
+  title: string;
+  showTrigger?: boolean;
+  onPlaced?: (order: Order) => void;
+  onStale?: () => void;
+}) {
   const location = useLocation();
   const signedIn = useSessionStore((s) => s.isAuthenticated && s.user !== null);
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -33,6 +49,7 @@ export function BuyWithEscrow({ carId, price, title }: { carId: number; price: n
   }, [openCount]);
 
   if (!signedIn) {
+    if (!showTrigger) return null;
     const from = `${location.pathname}${location.search}${location.hash}`;
     return (
       <Link to="/login" state={{ from }} className="btn btn--gold btn--block buy-escrow__trigger">
@@ -56,10 +73,12 @@ export function BuyWithEscrow({ carId, price, title }: { carId: number; price: n
 
   return (
     <>
-      <button type="button" className="btn btn--gold btn--block buy-escrow__trigger" onClick={open} aria-haspopup="dialog">
-        <ShieldCheckIcon size={18} />
-        Buy with Escrow
-      </button>
+      {showTrigger && (
+        <button type="button" className="btn btn--gold btn--block buy-escrow__trigger" onClick={open} aria-haspopup="dialog">
+          <ShieldCheckIcon size={18} />
+          Buy with Escrow
+        </button>
+      )}
       <dialog
         ref={dialogRef}
         className="buy-escrow"
@@ -76,6 +95,8 @@ export function BuyWithEscrow({ carId, price, title }: { carId: number; price: n
             carId={carId}
             price={price}
             title={title}
+            onPlaced={onPlaced}
+            onStale={onStale}
           />
         )}
       </dialog>
@@ -87,29 +108,38 @@ function BuyDialog({
   titleId,
   onClose: close,
   carId,
-  price,
+  price: listedPrice,
   title,
+  onPlaced,
+  onStale,
 }: {
   titleId: string;
   onClose: () => void;
   carId: number;
   price: number;
   title: string;
+  onPlaced?: (order: Order) => void;
+  onStale?: () => void;
 }) {
   const planName = useId();
   const user = useSessionStore((s) => s.user);
   const preferred = useEscrowPlanStore((s) => s.plan);
   const setPreferred = useEscrowPlanStore((s) => s.setPlan);
-  const [choice, setChoice] = useState<EscrowPlanId | null>(() => planFor(price, preferred));
+  // The server's newer price (409 PRICE_CHANGED) stands until the car's own copy catches up.
+  const [repriced, setRepriced] = useState<{ from: number; to: number } | null>(null);
+  const price = repriced && repriced.from === listedPrice ? repriced.to : listedPrice;
+  const [picked, setPicked] = useState<EscrowPlanId | null>(() => planFor(listedPrice, preferred));
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<{ message: string; code?: string } | null>(null);
   const [order, setOrder] = useState<Order | null>(null);
 
+  // A new price may be beyond the picked plan's limit: then the cheapest plan that covers it.
+  const choice = picked && planCovers(ESCROW_PLANS[picked], price) ? picked : planFor(price, picked ?? preferred);
   const verified = user?.email_verified ?? false;
   const totals = choice ? orderTotals(price, choice) : null;
 
   function choose(plan: EscrowPlanId) {
-    setChoice(plan);
+    setPicked(plan);
     setPreferred(plan);
     setError(null);
   }
@@ -120,9 +150,19 @@ function BuyDialog({
     setSubmitting(true);
     setError(null);
     try {
-      setOrder(await placeOrder({ carId, amount: price, plan: choice }));
+      const placed = await placeOrder({ carId, amount: price, plan: choice });
+      setOrder(placed);
+      onPlaced?.(placed);
     } catch (err) {
-      setError({ message: errorMessage(err), code: err instanceof ApiError ? err.code : undefined });
+      const code = err instanceof ApiError ? err.code : undefined;
+      if (code === 'PRICE_CHANGED') {
+        const now = (err as ApiError).details as { price?: unknown } | undefined;
+        if (typeof now?.price === 'number' && Number.isSafeInteger(now.price)) setRepriced({ from: listedPrice, to: now.price });
+        onStale?.();
+      } else if (code === 'CAR_NOT_AVAILABLE') {
+        onStale?.();
+      }
+      setError({ message: errorMessage(err), code });
     } finally {
       setSubmitting(false);
     }
@@ -170,8 +210,11 @@ function BuyDialog({
               </div>
             </dl>
             <div className="buy-escrow__actions">
-              <Link to="/dashboard?tab=orders" className="btn btn--primary btn--block">
-                View Order in Dashboard
+              <Link to={`/orders/${order.id}`} className="btn btn--primary btn--block">
+                Go to your order
+              </Link>
+              <Link to="/dashboard?tab=orders" className="btn btn--outline btn--block">
+                All your orders
               </Link>
               <button type="button" className="btn btn--outline btn--block" onClick={close}>
                 Close
@@ -257,8 +300,14 @@ function BuyDialog({
             )}
 
             {error && (
-              <Alert tone="error">
+              <Alert tone="error" testId="buy-escrow-error">
                 <p>{error.message}</p>
+                {error.code === 'PRICE_CHANGED' && repriced && (
+                  <p>
+                    New asking price: <strong data-testid="new-price">{formatUsd(repriced.to)}</strong>. The total
+                    below includes it.
+                  </p>
+                )}
                 {error.code === 'ORDER_EXISTS' && (
                   <p>
                     <Link to="/dashboard?tab=orders" className="text-link">

@@ -5,6 +5,7 @@ import { formatDateTime, formatRelativeTime } from '../../../lib/relative-time.t
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import type { AppNotification } from '../api/notifications-api.ts';
+import { notificationLink } from '../lib/notification-link.ts';
 import { loadNotifications, markEveryRead, markOneRead, startNotificationSync } from '../lib/notification-sync.ts';
 import { useNotificationStore } from '../stores/notification-store.ts';
 import './notifications.css';
@@ -197,6 +198,7 @@ function NotificationItem({
   onNavigate: () => void;
 }) {
   const Icon = TYPE_ICONS[n.type] ?? InfoIcon;
+  const link = notificationLink(n);
   return (
     <li className={n.read ? 'bell-item' : 'bell-item bell-item--unread'} data-testid="notification-item">
       <span className="bell-item__icon">
@@ -212,16 +214,16 @@ function NotificationItem({
           <time dateTime={n.timestamp} title={formatDateTime(n.timestamp)}>
             {formatRelativeTime(n.timestamp, now)}
           </time>
-          {n.carId !== null && (
+          {link && (
             <Link
-              to={`/car/${n.carId}`}
+              to={link.to}
               className="text-link"
               onClick={() => {
                 if (!n.read) void markOneRead(n.id);
                 onNavigate();
               }}
             >
-              View car
+              {link.label}
             </Link>
           )}
           {!n.read && (

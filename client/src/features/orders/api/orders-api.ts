@@ -1,0 +1,45 @@
+import type { OrderWithEvents } from '@common/api-types.ts';
+import { isOrderStatus, type PartyAction } from '@common/order-lifecycle.ts';
+import { api } from '../../../lib/api-client.ts';
+
+export type { Order, OrderEvent, OrderWithEvents, PaymentLeg } from '@common/api-types.ts';
+
+/** One order with its history (oldest event first). 404 for anyone but its buyer and seller. */
+export function getOrder(orderId: number, signal?: AbortSignal): Promise<OrderWithEvents> {
+  return api.get<OrderWithEvents>(`/api/orders/${orderId}`, { signal });
+}
+
+/** Bodies of the lifecycle moves (contract §The escrow lifecycle). */
+export interface ActionBodies {
+  pay: { method?: 'wire' | 'card' };
+  ship: { carrier: string; trackingNumber: string };
+  'confirm-delivery': Record<string, never>;
+  accept: Record<string, never>;
+  dispute: { reason: string };
+  cancel: { reason?: string };
+}
+
+/** Asks for a move; the answer is the order after it. `idempotencyKey` makes a retry count once. */
+export function postOrderAction<A extends PartyAction>(orderId: number, action: A, body: ActionBodies[A], idempotencyKey: string): Promise<OrderWithEvents> {
+  return api.post<OrderWithEvents>(`/api/orders/${orderId}/${action}`, body, { headers: { 'Idempotency-Key': idempotencyKey } });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** The order of an `order:updated` push (`{order}`), or null when the payload is not one. */
+export function toPushedOrder(raw: unknown): OrderWithEvents | null {
+  if (!isObject(raw) || !isObject(raw.order)) return null;
+  const order = raw.order;
+  if (
+    typeof order.id !== 'number' ||
+    typeof order.status !== 'string' ||
+    !isOrderStatus(order.status) ||
+    typeof order.updatedAt !== 'string' ||
+    !Array.isArray(order.events) ||
+    !isObject(order.car)
+  ) {
+    return null;
+  }
+  return order as unknown as OrderWithEvents;
+}
+

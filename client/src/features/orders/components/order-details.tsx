@@ -1,0 +1,177 @@
+import { useId, useState, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { ESCROW_PLANS } from '@common/escrow-plans.ts';
+import { formatUsd } from '@common/pricing.ts';
+import { CarIcon } from '../../../components/ui/icons.tsx';
+import { formatDateTime } from '../../../lib/relative-time.ts';
+import type { OrderWithEvents, PaymentLeg } from '../api/orders-api.ts';
+
+const carName = (car: OrderWithEvents['car']) => `${car.year} ${car.make} ${car.model}`;
+
+function CarImage({ src, alt }: { src: string | null; alt: string }) {
+  const [failed, setFailed] = useState(false);
+  return src && !failed ? (
+    <img className="order-car__image" src={src} alt={alt} width={640} height={400} onError={() => setFailed(true)} />
+  ) : (
+    <span className="order-car__image order-car__image--none" role="img" aria-label="No Image">
+      <CarIcon size={40} />
+    </span>
+  );
+}
+
+/** The car, the money (price, fee, total) and the plan; the two parties. */
+export function OrderSummary({ order }: { order: OrderWithEvents }) {
+  const titleId = useId();
+  const plan = ESCROW_PLANS[order.plan];
+  const name = carName(order.car);
+  return (
+    <section className="order-card order-car" aria-labelledby={titleId}>
+      <CarImage src={order.car.primaryImage} alt={name} />
+      <div className="order-car__body">
+        <h2 id={titleId} className="order-car__title">
+          <Link to={`/car/${order.car.id}`} className="order-link">
+            {name}
+          </Link>
+        </h2>
+        <dl className="order-totals" data-testid="order-amounts">
+          <div>
+            <dt>Vehicle price</dt>
+            <dd>{formatUsd(order.amount)}</dd>
+          </div>
+          <div>
+            <dt>Escrow fee</dt>
+            <dd>{formatUsd(order.escrowFee)}</dd>
+          </div>
+          <div className="order-totals__total">
+            <dt>Total</dt>
+            <dd>{formatUsd(order.amount + order.escrowFee)}</dd>
+          </div>
+        </dl>
+        <dl className="order-facts">
+          <div>
+            <dt>Protection plan</dt>
+            <dd>{plan?.name ?? order.plan}</dd>
+          </div>
+          <div>
+            <dt>Inspection period</dt>
+            <dd>{order.inspectionDays === 1 ? '1 day' : `${order.inspectionDays} days`}</dd>
+          </div>
+          <div>
+            <dt>Buyer</dt>
+            <dd>{order.buyerName}</dd>
+          </div>
+          <div>
+            <dt>Seller</dt>
+            <dd>{order.sellerName}</dd>
+          </div>
+          <div>
+            <dt>Placed</dt>
+            <dd>
+              <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
+            </dd>
+          </div>
+        </dl>
+      </div>
+    </section>
+  );
+}
+
+function Facts({ children }: { children: ReactNode }) {
+  return <dl className="order-facts">{children}</dl>;
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+const When = ({ iso }: { iso: string }) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
+
+function LegFacts({ leg, done, pending }: { leg: PaymentLeg; done: string; pending: string }) {
+  const settled = leg.status === 'settled';
+  return (
+    <Facts>
+      <Fact label="Amount">{formatUsd(leg.amount)}</Fact>
+      <Fact label="Status">
+        <span className={settled ? 'status-badge status-badge--done' : 'status-badge status-badge--pending'}>{settled ? done : pending}</span>
+      </Fact>
+      {leg.reference && (
+        <Fact label="Reference">
+          <span className="order-ref">{leg.reference}</span>
+        </Fact>
+      )}
+      {leg.settledAt && (
+        <Fact label="Completed">
+          <When iso={leg.settledAt} />
+        </Fact>
+      )}
+    </Facts>
+  );
+}
+
+/** Payment, shipment, payout and refund: what the order's money and car did. */
+export function OrderRecords({ order }: { order: OrderWithEvents }) {
+  const titleId = useId();
+  const over = order.status === 'cancelled';
+  return (
+    <section className="order-card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="order-card__title">
+        Payment and delivery
+      </h2>
+      <div className="order-records">
+        <section className="order-record" data-testid="order-payment" aria-label="Payment">
+          <h3 className="order-record__title">Payment</h3>
+          {order.payment ? (
+            <Facts>
+              <Fact label="Reference">
+                <span className="order-ref">{order.payment.reference}</span>
+              </Fact>
+              <Fact label="Method">{order.payment.method === 'card' ? 'Card' : 'Bank wire'}</Fact>
+              <Fact label="Amount charged">{formatUsd(order.payment.amountCharged)}</Fact>
+              <Fact label="Paid">
+                <When iso={order.payment.paidAt} />
+              </Fact>
+            </Facts>
+          ) : (
+            <p className="muted">{over ? 'No payment was made.' : 'Not paid yet.'}</p>
+          )}
+        </section>
+
+        <section className="order-record" data-testid="order-shipment" aria-label="Shipment">
+          <h3 className="order-record__title">Shipment</h3>
+          {order.shipment ? (
+            <Facts>
+              <Fact label="Carrier">{order.shipment.carrier}</Fact>
+              <Fact label="Tracking number">
+                <span className="order-ref">{order.shipment.trackingNumber}</span>
+              </Fact>
+              <Fact label="Shipped">
+                <When iso={order.shipment.shippedAt} />
+              </Fact>
+            </Facts>
+          ) : (
+            <p className="muted">{over ? 'The car was not shipped.' : 'Not shipped yet.'}</p>
+          )}
+        </section>
+
+        {order.payout && (
+          <section className="order-record" data-testid="order-payout" aria-label="Payout to the seller">
+            <h3 className="order-record__title">Payout to the seller</h3>
+            <LegFacts leg={order.payout} done="Paid out" pending="Being paid out" />
+          </section>
+        )}
+
+        {order.refund && (
+          <section className="order-record" data-testid="order-refund" aria-label="Refund to the buyer">
+            <h3 className="order-record__title">Refund to the buyer</h3>
+            <LegFacts leg={order.refund} done="Refunded" pending="Being refunded" />
+          </section>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,188 @@
+import { useCallback, useEffect, useId, useRef } from 'react';
+import { Link, Navigate, useLocation, useParams } from 'react-router-dom';
+import { ConnectionBanner } from '../../../components/ui/connection-banner.tsx';
+import { ArrowLeftIcon, ClockIcon } from '../../../components/ui/icons.tsx';
+import { LoadingStatus } from '../../../components/ui/spinner.tsx';
+import { nextStepText, orderRole, roleLabel, type OrderRole } from '../../../lib/order-progress.ts';
+import { orderStatusLabel, orderStatusTone } from '../../../lib/order-status.ts';
+import { formatDateTime } from '../../../lib/relative-time.ts';
+import { useSessionStore } from '../../../lib/session-store.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { useNow } from '../../../lib/use-now.ts';
+import type { OrderWithEvents } from '../api/orders-api.ts';
+import { formatCountdown, msUntil, orderDeadline, type OrderDeadline } from '../lib/countdown.ts';
+import { closeOrder, openOrder, syncOrder, useOrderStore, type OrderEntry } from '../stores/order-store.ts';
+import { OrderActions } from './order-actions.tsx';
+import { OrderRecords, OrderSummary } from './order-details.tsx';
+import { OrderTimeline } from './order-timeline.tsx';
+import './orders.css';
+
+/** "/orders/12" → 12; anything that is not a positive integer id → null (shown as not found). */
+export function parseOrderId(raw: string | undefined): number | null {
+  if (!raw || !/^\d{1,10}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id >= 1 && id <= 2_147_483_647 ? id : null;
+}
+
+/** `/orders/:id`: one escrow order for its buyer or seller; anyone signed out goes to /login and back. */
+export function OrderScreen() {
+  const location = useLocation();
+  const { id } = useParams();
+  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
+  const userId = useSessionStore((s) => s.user?.id ?? null);
+
+  if (!isAuthenticated || userId === null) {
+    const from = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate to="/login" replace state={{ from }} />;
+  }
+  const orderId = parseOrderId(id);
+  if (orderId === null) return <OrderNotFound />;
+  // A new user (signed in elsewhere) starts from a fresh read.
+  return <LiveOrder key={`${userId}:${orderId}`} orderId={orderId} userId={userId} />;
+}
+
+function useOrder(orderId: number): OrderEntry | undefined {
+  useEffect(() => {
+    openOrder(orderId);
+    return () => closeOrder(orderId);
+  }, [orderId]);
+  return useOrderStore((s) => s.entries[orderId]);
+}
+
+function LiveOrder({ orderId, userId }: { orderId: number; userId: number }) {
+  const entry = useOrder(orderId);
+  if (entry?.status === 'not-found') return <OrderNotFound />;
+  if (entry?.status === 'ready' && entry.order) return <OrderView order={entry.order} role={orderRole(entry.order, userId)} />;
+  if (entry?.status === 'error') {
+    return (
+      <section className="container page">
+        <DocumentTitle title={`Order #${orderId}`} />
+        <div className="notice notice--error" role="alert">
+          <p>{entry.error}</p>
+          <button type="button" className="btn btn--dark" onClick={() => void syncOrder(orderId)}>
+            Retry
+          </button>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <div className="container page">
+      <DocumentTitle title={`Order #${orderId}`} />
+      <LoadingStatus label="Loading order..." />
+    </div>
+  );
+}
+
+function DocumentTitle({ title }: { title: string }) {
+  useDocumentTitle(title);
+  return null;
+}
+
+function OrderNotFound() {
+  useDocumentTitle('Order Not Found');
+  return (
+    <section className="container page not-found" aria-labelledby="order-not-found-title">
+      <h1 id="order-not-found-title" className="page-title">
+        Order Not Found
+      </h1>
+      <p className="muted">There is no such order among yours.</p>
+      <div className="not-found__actions">
+        <Link to="/dashboard?tab=orders" className="btn btn--dark">
+          Your Orders
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+function OrderView({ order, role }: { order: OrderWithEvents; role: OrderRole }) {
+  useDocumentTitle(`Order #${order.id}`);
+  const titleId = useId();
+  const nextId = useId();
+  const deadline = orderDeadline(order);
+  const nextRef = useRef<HTMLParagraphElement>(null);
+  // After a move the button (or dialog) that made it is gone: continue from the new next step.
+  const focusNextStep = useCallback(() => {
+    requestAnimationFrame(() => nextRef.current?.focus());
+  }, []);
+  const carName = `${order.car.year} ${order.car.make} ${order.car.model}`;
+
+  return (
+    <div className="order-page" data-testid="order-page" data-status={order.status}>
+      <ConnectionBanner />
+      <section className="order-hero" aria-labelledby={titleId}>
+        <div className="container order-hero__inner">
+          <Link to="/dashboard?tab=orders" className="order-hero__back">
+            <ArrowLeftIcon size={18} />
+            Your orders
+          </Link>
+          <p className="eyebrow">Escrow order · {roleLabel(role)}</p>
+          <div className="order-hero__heading">
+            <h1 id={titleId} className="order-hero__title">
+              Order #{order.id}
+            </h1>
+            <span className={`status-badge status-badge--${orderStatusTone(order.status)} order-hero__status`} data-testid="order-status">
+              {orderStatusLabel(order.status)}
+            </span>
+          </div>
+          <p className="order-hero__lead">{carName}</p>
+        </div>
+      </section>
+
+      <div className="container order-body">
+        <div className="order-grid">
+          <section className="order-card order-next order-grid__next" aria-labelledby={nextId}>
+            <h2 id={nextId} className="order-card__eyebrow">
+              Next step
+            </h2>
+            <p ref={nextRef} className="order-next__text" data-testid="order-next-step" aria-live="polite" tabIndex={-1}>
+              {nextStepText(order, role)}
+            </p>
+            {deadline && <Countdown deadline={deadline} />}
+            <OrderActions order={order} role={role} onMoved={focusNextStep} />
+          </section>
+          <div className="order-grid__side">
+            <OrderSummary order={order} />
+          </div>
+          <div className="order-grid__timeline">
+            <OrderTimeline order={order} role={role} />
+          </div>
+          <div className="order-grid__records">
+            <OrderRecords order={order} />
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const DEADLINE_WORDS: Record<OrderDeadline['kind'], { left: string; over: string }> = {
+  payment: { left: 'Time left to pay', over: 'The payment window has ended; the order is being cancelled.' },
+  inspection: { left: 'Inspection time left', over: 'The inspection period has ended; without a dispute the car counts as accepted.' },
+};
+
+/** A live countdown to the deadline the order runs against. */
+function Countdown({ deadline }: { deadline: OrderDeadline }) {
+  const now = useNow(1_000);
+  const left = msUntil(deadline.at, now);
+  const words = DEADLINE_WORDS[deadline.kind];
+  return (
+    <p className="order-countdown" data-testid="order-countdown">
+      <ClockIcon size={18} />
+      {left > 0 ? (
+        <span>
+          {words.left}:{' '}
+          <strong className="order-countdown__value" role="timer">
+            {formatCountdown(left)}
+          </strong>{' '}
+          <span className="order-countdown__until">
+            {deadline.kind === 'payment' ? 'Pay by' : 'Ends'} <time dateTime={deadline.at}>{formatDateTime(deadline.at)}</time>
+          </span>
+        </span>
+      ) : (
+        <span>{words.over}</span>
+      )}
+    </p>
+  );
+}
