@@ -55,10 +55,11 @@ export async function insertListing(db: Database, seller: { id: number; name: st
 /** A simulated bank whose payouts can be held back for chosen orders, to see orders wait in `accepted`. */
 export class HoldingBank extends SimulatedBank {
   readonly heldOrders = new Set<number>();
-  payoutCalls = 0;
+  /** Payout requests received, by order. */
+  readonly payoutCalls = new Map<number, number>();
 
   override async payout(request: PayoutRequest): Promise<PaymentResult> {
-    this.payoutCalls += 1;
+    this.payoutCalls.set(request.orderId, (this.payoutCalls.get(request.orderId) ?? 0) + 1);
     if (this.heldOrders.has(request.orderId)) throw new Error('payouts to this seller are on hold (test)');
     return super.payout(request);
   }
