@@ -12,7 +12,8 @@ export interface CarListItem {
   make: string;
   model: string;
   price: number;
-  market_value: number;
+  /** Estimated from comparable cars; null when there are too few to say. */
+  market_value: number | null;
   condition: string;
   location: string;
   primary_image: string | null;
@@ -44,10 +45,18 @@ export interface Review {
 
 /**
  * A listing's state: `pending` while an escrow order holds the buyer's money, `ended` once an
- * auction closed unsold. Only `active` cars are listed.
+ * auction closed unsold. Only `active` cars are listed; a `draft` is seen by its seller only.
  */
-export const CAR_STATUSES = ['active', 'pending', 'sold', 'ended', 'withdrawn'] as const;
+export const CAR_STATUSES = ['draft', 'active', 'pending', 'sold', 'ended', 'withdrawn'] as const;
 export type CarStatus = (typeof CAR_STATUSES)[number];
+
+/** One uploaded photo: card (about 640 wide) and gallery (about 1600 wide), WebP with JPEG twins. */
+export interface CarPhoto {
+  width: number;
+  height: number;
+  card: { webp: string; jpeg: string };
+  gallery: { webp: string; jpeg: string };
+}
 
 /** `GET /api/cars/:id` (camelCase). */
 export interface CarDetail {
@@ -57,12 +66,18 @@ export interface CarDetail {
   model: string;
   year: number;
   price: number;
-  marketValue: number;
+  /** Estimated from comparable cars (see `/valuation`); null when there are too few to say. */
+  marketValue: number | null;
+  /** Extension: `comparables` (estimated) or `reference` (the sample catalogue's value). */
+  marketValueBasis: 'comparables' | 'reference' | null;
   mileage: number;
   condition: string;
   images: string[];
+  /** Extension: the uploaded photos in every size (empty for the sample catalogue's illustrations). */
+  photos: CarPhoto[];
   description: string;
-  seller: { id: number; name: string; rating: number; verified: boolean };
+  /** `userId` (extension): the account behind the seller, so clients can tell the seller's own car. */
+  seller: { id: number; name: string; rating: number; verified: boolean; userId: number | null };
   currentBids: number;
   highestBid: number | null;
   viewingCount: number;
@@ -82,6 +97,8 @@ export interface ChatMessage {
   message: string;
   timestamp: string;
   type: ChatMessageType;
+  /** `seller` when the car's seller wrote it (clients show a Seller badge), else null. */
+  role: 'seller' | null;
 }
 
 export interface Bid {

@@ -54,3 +54,8 @@ export const ESCROW_PLANS: Record<EscrowPlanId, EscrowPlan> = {
 export function isEscrowPlanId(value: string): value is EscrowPlanId {
   return (ESCROW_PLAN_IDS as readonly string[]).includes(value);
 }
+
+/** The cheapest plan that covers `amount`; null above every plan's limit. */
+export function smallestPlanFor(amount: number): EscrowPlanId | null {
+  return ESCROW_PLAN_IDS.find((id) => amount <= ESCROW_PLANS[id].maxValue) ?? null;
+}

@@ -41,7 +41,11 @@ describe('compareToMarket', () => {
   });
 
   it('treats a one-dollar gap as a real difference', () => {
-    expect(compareToMarket(99999, 100000).label).toBe('$1 below market');
-    expect(compareToMarket(100001, 100000).label).toBe('$1 above market');
+    expect(compareToMarket(99999, 100000)?.label).toBe('$1 below market');
+    expect(compareToMarket(100001, 100000)?.label).toBe('$1 above market');
+  });
+
+  it('has no label when the market value is unknown', () => {
+    expect(compareToMarket(100000, null)).toBeNull();
   });
 });

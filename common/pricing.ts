@@ -27,8 +27,9 @@ export interface MarketComparison {
   label: string;
 }
 
-/** Compares an asking price with the car's market value. */
-export function compareToMarket(price: number, marketValue: number): MarketComparison {
+/** Compares an asking price with the car's market value; null when the value is unknown. */
+export function compareToMarket(price: number, marketValue: number | null): MarketComparison | null {
+  if (marketValue === null) return null;
   const delta = Math.round(price) - Math.round(marketValue);
   const difference = Math.abs(delta);
   if (delta < 0) {

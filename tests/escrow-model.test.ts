@@ -17,10 +17,7 @@ import { EventBus } from '../server/src/lib/events.ts';
 import { AppError } from '../server/src/lib/errors.ts';
 import { JobRunner } from '../server/src/jobs/job-runner.ts';
 import { Mailer } from '../server/src/plugins/mailer.ts';
-import { IdempotencyKeys } from '../server/src/services/idempotency.ts';
-import { NotificationsService } from '../server/src/services/notifications.ts';
-import { OrdersService, type OrderDeadline } from '../server/src/services/orders/orders-service.ts';
-import { SimulatedBank } from '../server/src/services/orders/payment-provider.ts';
+import { createOrdersService, type OrderDeadline, type OrdersService } from '../server/src/services/orders/orders-service.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 
 /**
@@ -68,15 +65,11 @@ beforeAll(async () => {
   database = await createTestDatabase({ seed: false });
   const log = pino({ level: 'silent' });
   jobs = new JobRunner(database, { log, pollSeconds: 60, runWorkers: false });
-  const events = new EventBus();
-  service = new OrdersService({
+  service = createOrdersService({
     db: database.db,
     jobs,
     mailer: new Mailer(jobs, database.db, null, 'test@example.com', log),
-    notifications: new NotificationsService(database.db, events),
-    events,
-    provider: new SimulatedBank(),
-    idempotency: new IdempotencyKeys(database.db),
+    events: new EventBus(),
     log,
     escrowDaySeconds: 86_400,
     appUrl: 'http://localhost',
@@ -111,6 +104,7 @@ async function setup(): Promise<Real> {
         year: 2021,
         price: 50_000 + i * 10_000,
         marketValue: 60_000,
+        marketValueBasis: 'reference' as const,
         mileage: 1_000,
         condition: 'Excellent' as const,
         bodyStyle: 'sedan' as const,

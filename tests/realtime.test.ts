@@ -109,7 +109,7 @@ describe('live chat', () => {
     const res = await api('POST', '/api/chat', author, { carId, message: text, type: 'question' });
     expect(res.statusCode).toBe(201);
     const message = res.json().data;
-    expect(message).toEqual({ id: expect.any(Number), carId, userId: author.id, userName: 'Morgan <b>Bold</b>', message: text, timestamp: expect.any(String), type: 'question' });
+    expect(message).toEqual({ id: expect.any(Number), carId, userId: author.id, userName: 'Morgan <b>Bold</b>', message: text, timestamp: expect.any(String), type: 'question', role: null });
     expect(await pushed).toEqual({ ...message, emittedAt: expect.any(Number) });
 
     const history = (await api('GET', `/api/chat/car/${carId}`)).json().data.messages;

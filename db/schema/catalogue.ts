@@ -5,12 +5,13 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   smallint,
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import { CAR_STATUSES, type CarStatus } from '../../common/api-types.ts';
+import { CAR_STATUSES, type CarPhoto, type CarStatus } from '../../common/api-types.ts';
 import { users } from './users.ts';
 
 export const sellers = pgTable(
@@ -33,11 +34,20 @@ export const sellers = pgTable(
 
 export const CAR_CONDITIONS = ['Excellent', 'Like New'] as const;
 export type CarCondition = (typeof CAR_CONDITIONS)[number];
-export const CAR_BODY_STYLES = ['sports', 'coupe', 'convertible', 'sedan', 'suv'] as const;
+export const CAR_BODY_STYLES = ['sports', 'coupe', 'convertible', 'sedan', 'suv', 'wagon'] as const;
 export type CarBodyStyle = (typeof CAR_BODY_STYLES)[number];
 export { CAR_STATUSES, type CarStatus } from '../../common/api-types.ts';
 
 const quoted = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
+
+export type MarketValueBasis = 'comparables' | 'reference';
+export const MAX_PHOTOS_PER_CAR = 20;
+
+/** One uploaded photo: where its sizes are stored (to remove them) and where they are served. */
+export interface StoredPhoto extends CarPhoto {
+  /** Storage keys of every size of this photo. */
+  keys: string[];
+}
 
 const listed = sql.raw(`"status" = 'active'`);
 
@@ -53,16 +63,24 @@ export const cars = pgTable(
     year: smallint().notNull(),
     /** Whole US dollars. */
     price: integer().notNull(),
-    marketValue: integer().notNull(),
+    /** Estimated from comparable cars; null when there are too few to say. Never set by the seller. */
+    marketValue: integer(),
+    /** How marketValue was found: from comparables, or the sample catalogue's reference value. */
+    marketValueBasis: text().$type<MarketValueBasis>(),
     mileage: integer().notNull(),
     condition: text().$type<CarCondition>().notNull(),
     bodyStyle: text().$type<CarBodyStyle>().notNull(),
-    color: text().notNull(),
+    /** Paint colour of the sample catalogue's illustrations; null for listings with photos. */
+    color: text(),
     location: text().notNull(),
     description: text().notNull().default(''),
     features: text().array().notNull().default(sql`'{}'::text[]`),
     /** Gallery in display order; the first is the primary image. */
     images: text().array().notNull().default(sql`'{}'::text[]`),
+    /** The seller's uploaded photos in display order; `images` and `cardImage` follow from them. */
+    photos: jsonb().$type<StoredPhoto[]>().notNull().default(sql`'[]'::jsonb`),
+    /** The primary image at card size, when there is one smaller than the gallery's. */
+    cardImage: text(),
     /** make and model, lower-cased with accents removed: what search matches against. */
     searchText: text().notNull(),
     status: text().$type<CarStatus>().notNull().default('active'),
@@ -75,7 +93,9 @@ export const cars = pgTable(
   (t) => [
     check('cars_year_range', sql`${t.year} between 1886 and 2100`),
     check('cars_price_positive', sql`${t.price} > 0`),
-    check('cars_market_value_positive', sql`${t.marketValue} > 0`),
+    check('cars_market_value_positive', sql`${t.marketValue} is null or ${t.marketValue} > 0`),
+    check('cars_market_value_basis', sql`(${t.marketValue} is null) = (${t.marketValueBasis} is null) and (${t.marketValueBasis} is null or ${t.marketValueBasis} in ('comparables', 'reference'))`),
+    check('cars_photo_limit', sql`jsonb_array_length(${t.photos}) <= ${sql.raw(String(MAX_PHOTOS_PER_CAR))}`),
     check('cars_mileage_nonnegative', sql`${t.mileage} >= 0`),
     check('cars_condition', sql`${t.condition} in (${quoted(CAR_CONDITIONS)})`),
     check('cars_body_style', sql`${t.bodyStyle} in (${quoted(CAR_BODY_STYLES)})`),

@@ -87,6 +87,7 @@ async function insertSampleData(tx: Executor, now: Date, sellerPasswordHash: str
           year: c.year,
           price: c.price,
           marketValue: c.marketValue,
+          marketValueBasis: 'reference' as const,
           mileage: c.mileage,
           condition: c.condition,
           bodyStyle: c.bodyStyle,

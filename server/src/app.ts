@@ -35,6 +35,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { EventBus } from './lib/events.ts';
 import { noViewers, type ViewerCounts } from './services/cars.ts';
 import type { PaymentProvider } from './services/orders/payment-provider.ts';
+import type { PhotoStorage } from './services/photos/photo-storage.ts';
 
 export interface AppDependencies {
   /** An open database to use instead of opening one from the config (tests share one per file). */
@@ -46,6 +47,8 @@ export interface AppDependencies {
   jobMaintenanceSeconds?: number;
   /** Where escrow money moves; the simulated bank by default. */
   paymentProvider?: PaymentProvider;
+  /** Where listing photos are stored; from the config by default. */
+  photoStorage?: PhotoStorage;
 }
 
 export type App = FastifyInstance;
@@ -97,7 +100,10 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(carFeedPlugin);
   await app.register(metricsPlugin);
   await app.register(socketServerPlugin);
-  await app.register(servicesPlugin, { ...(deps.paymentProvider ? { paymentProvider: deps.paymentProvider } : {}) });
+  await app.register(servicesPlugin, {
+    ...(deps.paymentProvider ? { paymentProvider: deps.paymentProvider } : {}),
+    ...(deps.photoStorage ? { photoStorage: deps.photoStorage } : {}),
+  });
   await app.register(eventBridgePlugin);
   await app.register(operatorChannelPlugin);
   await app.register(mediaRoutes);

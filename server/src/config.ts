@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { S3Settings } from './services/photos/photo-storage.ts';
 
 /**
  * Every setting the server reads from the environment, parsed once at boot.
@@ -31,6 +32,8 @@ export interface AppConfig {
   metrics: { enabled: boolean; token: string | null };
   escrow: EscrowConfig;
   jobs: JobsConfig;
+  /** Where listing photos are stored: an S3-compatible bucket, or (null) `DATA_DIR/photos`. */
+  photoBucket: S3Settings | null;
 }
 
 export interface EscrowConfig {
@@ -96,6 +99,25 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }
     return value;
   };
+  /** S3_BUCKET turns the bucket on; the rest has defaults that suit AWS or, with S3_ENDPOINT, a compatible service. */
+  const bucketSettings = (): S3Settings | null => {
+    const bucket = text('S3_BUCKET');
+    const others = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL', 'S3_FORCE_PATH_STYLE'].filter((n) => text(n) !== undefined);
+    if (!bucket) {
+      if (others.length > 0) problems.push(`${others.join(', ')} ${others.length === 1 ? 'is' : 'are'} set but S3_BUCKET is not`);
+      return null;
+    }
+    const endpoint = url('S3_ENDPOINT', ['http:', 'https:']);
+    const region = text('S3_REGION') ?? 'us-east-1';
+    const forcePathStyle = flag('S3_FORCE_PATH_STYLE', endpoint !== null);
+    const accessKeyId = text('S3_ACCESS_KEY_ID') ?? null;
+    const secretAccessKey = text('S3_SECRET_ACCESS_KEY') ?? null;
+    if ((accessKeyId === null) !== (secretAccessKey === null)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+    const publicUrl =
+      url('S3_PUBLIC_URL', ['http:', 'https:']) ??
+      (endpoint ? `${endpoint.replace(/\/+$/, '')}/${bucket}` : `https://${bucket}.s3.${region}.amazonaws.com`);
+    return { bucket, region, endpoint, accessKeyId, secretAccessKey, publicUrl, forcePathStyle };
+  };
   const url = (name: string, protocols: string[]): string | null => {
     const raw = text(name);
     if (raw === undefined) return null;
@@ -150,6 +172,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const metrics = { enabled: flag('METRICS', true), token: text('METRICS_TOKEN') ?? null };
   const escrow: EscrowConfig = { daySeconds: integer('ESCROW_DAY_SECONDS', 86_400, 1, 86_400 * 30) };
   const jobs: JobsConfig = { pollSeconds: decimal('JOB_POLL_SECONDS', 1, 0.5, 60) };
+  const photoBucket = bucketSettings();
   const rateLimits: RateLimitConfig = {
     loginPerAddressPerHour: integer('RATE_LIMIT_LOGIN_PER_IP', 100, 1, 1_000_000),
     registerPerAddressPerHour: integer('RATE_LIMIT_REGISTER_PER_IP', 30, 1, 1_000_000),
@@ -188,6 +211,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metrics,
     escrow,
     jobs,
+    photoBucket,
   };
 }
 

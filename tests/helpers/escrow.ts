@@ -40,6 +40,7 @@ export async function insertListing(db: Database, seller: { id: number; name: st
       year: 2022,
       price,
       marketValue: price,
+      marketValueBasis: 'reference',
       mileage: 8_000,
       condition: 'Excellent',
       bodyStyle: 'coupe',

@@ -13,11 +13,8 @@ import { EventBus } from '../lib/events.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { Mailer, createTransport } from '../plugins/mailer.ts';
 import { operatorSocketPath } from '../plugins/operator-channel.ts';
-import { IdempotencyKeys } from '../services/idempotency.ts';
-import { NotificationsService } from '../services/notifications.ts';
 import { formatTimeline, parseOperatorCommand, runOperatorCommand, type OperatorCommand, type OperatorReply } from '../services/orders/operator-commands.ts';
-import { OrdersService } from '../services/orders/orders-service.ts';
-import { SimulatedBank } from '../services/orders/payment-provider.ts';
+import { createOrdersService } from '../services/orders/orders-service.ts';
 
 const parsed = parseOperatorCommand(process.argv.slice(2));
 if ('error' in parsed) {
@@ -63,16 +60,11 @@ async function directly(command: OperatorCommand): Promise<OperatorReply> {
   try {
     await database.migrate();
     const jobs = new JobRunner(database, { log, pollSeconds: config.jobs.pollSeconds, runWorkers: false });
-    const events = new EventBus();
-    const mailer = new Mailer(jobs, database.db, createTransport(config), config.mailFrom, log);
-    const orders = new OrdersService({
+    const orders = createOrdersService({
       db: database.db,
       jobs,
-      mailer,
-      notifications: new NotificationsService(database.db, events),
-      events,
-      provider: new SimulatedBank(),
-      idempotency: new IdempotencyKeys(database.db),
+      mailer: new Mailer(jobs, database.db, createTransport(config), config.mailFrom, log),
+      events: new EventBus(),
       log,
       escrowDaySeconds: config.escrow.daySeconds,
       appUrl: config.appUrl,

@@ -17,8 +17,10 @@ export interface DomainEvents {
   'notifications.read': { userId: number; unreadCount: number };
   /** An order changed (status, shipment, payout): both parties' screens follow it. */
   'order.updated': { order: OrderWithEvents; userIds: number[] };
-  /** A listing left or returned to the market (sale pending, sold, relisted). */
+  /** A listing left or returned to the market (sale pending, sold, relisted, withdrawn). */
   'car.status': { carId: number; status: CarStatus };
+  /** A listing was created or changed (details, price, photos, market value). */
+  'listing.changed': { carId: number };
 }
 
 export type DomainEventName = keyof DomainEvents;

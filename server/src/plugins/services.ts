@@ -7,17 +7,21 @@ import { NotificationsService } from '../services/notifications.ts';
 import { OrdersService } from '../services/orders/orders-service.ts';
 import { SimulatedBank, type PaymentProvider } from '../services/orders/payment-provider.ts';
 import { IdempotencyKeys } from '../services/idempotency.ts';
+import { MarketValues } from '../services/valuation.ts';
+import { ListingsService } from '../services/listings.ts';
+import { createPhotoStorage, type PhotoStorage } from '../services/photos/photo-storage.ts';
 import { TestimonialsService } from '../services/testimonials.ts';
 import { SupportService } from '../services/support.ts';
 import { WatchlistService } from '../services/watchlist.ts';
 import { DashboardService } from '../services/dashboard.ts';
 
 /** The domain services, built once with their dependencies; routes only call them. */
-export default fp<{ paymentProvider?: PaymentProvider }>(
+export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStorage }>(
   async function services(app: FastifyInstance, options) {
     const notifications = new NotificationsService(app.db, app.events);
     const cars = new CarsService(app.db, app.viewerCounts, { listingCacheMs: app.config.listingCacheSeconds * 1000 });
     const idempotency = new IdempotencyKeys(app.db);
+    const marketValues = new MarketValues(app.db, app.jobs, app.events);
     const orders = new OrdersService({
       db: app.db,
       jobs: app.jobs,
@@ -26,14 +30,29 @@ export default fp<{ paymentProvider?: PaymentProvider }>(
       events: app.events,
       provider: options.paymentProvider ?? new SimulatedBank(),
       idempotency,
+      marketValues,
       log: app.log.child({ module: 'orders' }),
       escrowDaySeconds: app.config.escrow.daySeconds,
       appUrl: app.config.appUrl,
     });
+    const photoStorage = options.photoStorage ?? createPhotoStorage({ dataDir: app.config.dataDir, s3: app.config.photoBucket });
+    const listings = new ListingsService({
+      db: app.db,
+      jobs: app.jobs,
+      events: app.events,
+      notifications,
+      orders,
+      marketValues,
+      storage: photoStorage,
+      idempotency,
+      viewers: app.viewerCounts,
+      log: app.log.child({ module: 'listings' }),
+    });
     const unsubscribe = [
       app.events.subscribe('bid.placed', () => cars.bidPlaced()),
-      // A car leaving or returning to the market changes which cars the listing shows.
+      // A car leaving or returning to the market, or changing, changes what the listing shows.
       app.events.subscribe('car.status', () => cars.clearListingCache()),
+      app.events.subscribe('listing.changed', () => cars.clearListingCache()),
     ];
     app.addHook('onClose', async () => unsubscribe.forEach((off) => off()));
     // Deadlines that passed while no process ran (or before the job queue existed).
@@ -48,6 +67,8 @@ export default fp<{ paymentProvider?: PaymentProvider }>(
       chat: new ChatService(app.db, app.events, notifications),
       bids: new BidsService(app.db, app.events, notifications),
       orders,
+      listings,
+      photoStorage,
       testimonials: new TestimonialsService(app.db),
       support: new SupportService(app.db, app.mailer),
       watchlist: new WatchlistService(app.db, cars),
@@ -64,6 +85,8 @@ export interface Services {
   chat: ChatService;
   bids: BidsService;
   orders: OrdersService;
+  listings: ListingsService;
+  photoStorage: PhotoStorage;
   testimonials: TestimonialsService;
   support: SupportService;
   watchlist: WatchlistService;

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import fastifyStatic from '@fastify/static';
 import { notFound } from '../lib/errors.ts';
+import { LocalPhotoStorage } from '../services/photos/photo-storage.ts';
 import { isBodyStyle, isCarView, isColorHex, renderCarSvg } from '../media/car-illustration.ts';
 
 const MAX_CACHED_IMAGES = 2_000;
@@ -11,6 +14,21 @@ const MAX_CACHED_IMAGES = 2_000;
  * with no network access. The URL fully determines the image, so responses are cached forever.
  */
 const mediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Uploaded photos kept on local disk; their keys are never reused, so they are cached forever.
+  const storage = app.services.photoStorage;
+  if (storage instanceof LocalPhotoStorage) {
+    mkdirSync(storage.root, { recursive: true });
+    await app.register(fastifyStatic, {
+      root: storage.root,
+      prefix: '/media/photos/',
+      decorateReply: false,
+      index: false,
+      dotfiles: 'deny',
+      maxAge: '365d',
+      immutable: true,
+    });
+  }
+
   const cache = new Map<string, { svg: string; etag: string }>();
 
   app.get(

@@ -68,7 +68,7 @@ export class BidsService {
           const [earlier] = await tx.select({ id: bids.id }).from(bids).where(and(eq(bids.userId, bidder.userId), eq(bids.idempotencyKey, idempotencyKey)));
           if (earlier) throw new DuplicateIdempotencyKey();
         }
-        if (!car) throw notFound('Car not found');
+        if (!car || car.status === 'draft') throw notFound('Car not found');
         if (car.status !== 'active') throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer taking bids', { status: car.status });
         if (car.sellerUserId === bidder.userId) throw forbidden('CANNOT_BID_OWN_CAR', 'You cannot bid on your own car');
         const minimumAmount = minimumBid(car.price, car.highestBid);
@@ -113,7 +113,7 @@ export class BidsService {
             : []),
         ]);
         const bid: Bid = { id: inserted.id, carId: car.id, userId: bidder.userId, userName: bidder.name, amount: inserted.amount, timestamp: inserted.createdAt.toISOString() };
-        return { bid, counters: updated!, chat: toChatMessage(announcement!), notified };
+        return { bid, counters: updated!, chat: toChatMessage(announcement!, car.sellerUserId), notified };
       });
     } catch (error) {
       if (error instanceof DuplicateIdempotencyKey && idempotencyKey) {

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../../db/client.ts';
-import { cars, reviews, sellers } from '../../../db/schema/index.ts';
+import type { Database, Executor } from '../../../db/client.ts';
+import { cars, orders, reviews, sellers, watchlist } from '../../../db/schema/index.ts';
 import { normalizeSearchText } from '../../../db/search-text.ts';
 import { notFound } from '../lib/errors.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
-import type { CarDetail, CarListItem, Pagination } from '../../../common/api-types.ts';
+import type { CarDetail, CarListItem, CarStatus, Pagination } from '../../../common/api-types.ts';
 
 export type { CarDetail, CarListItem, Pagination, Review } from '../../../common/api-types.ts';
 
@@ -103,7 +103,7 @@ const listingColumns = {
   marketValue: cars.marketValue,
   condition: cars.condition,
   location: cars.location,
-  primaryImage: sql<string | null>`${cars.images}[1]`,
+  primaryImage: sql<string | null>`coalesce(${cars.cardImage}, ${cars.images}[1])`,
   sellerName: sellers.name,
   sellerVerified: sellers.verified,
   mileage: cars.mileage,
@@ -116,7 +116,7 @@ interface ListingRow {
   make: string;
   model: string;
   price: number;
-  marketValue: number;
+  marketValue: number | null;
   condition: string;
   location: string;
   primaryImage: string | null;
@@ -125,6 +125,9 @@ interface ListingRow {
   mileage: number;
   currentBids: number;
 }
+
+/** `GET /api/users/me/listings`: a seller's listing as they manage it. */
+export type OwnListing = CarListItem & { status: CarStatus; highestBid: number | null; openOrderId: number | null; watchers: number };
 
 export interface CarsServiceOptions {
   /**
@@ -159,7 +162,7 @@ export class CarsService {
       .where(sql`${cars.id} = any(${sql.placeholder('ids')}::int[])`)
       .prepare('cars_by_ids');
     this.detailQuery = db
-      .select({ car: cars, seller: { id: sellers.id, name: sellers.name, rating: sellers.rating, verified: sellers.verified } })
+      .select({ car: cars, seller: detailSellerColumns })
       .from(cars)
       .innerJoin(sellers, eq(sellers.id, cars.sellerId))
       .where(eq(cars.id, sql.placeholder('id')))
@@ -232,6 +235,27 @@ export class CarsService {
     return [...fromWatched, ...rest];
   }
 
+  /**
+   * The seller's own listings, every status, newest first: the listing shape plus what the
+   * seller manages them by.
+   */
+  async listOwn(userId: number): Promise<OwnListing[]> {
+    const rows = await this.db
+      .select({
+        ...listingColumns,
+        status: cars.status,
+        highestBid: cars.highestBid,
+        watchers: sql<number>`(select count(*)::int from ${watchlist} where ${watchlist.carId} = ${cars.id})`,
+        // The order holding the buyer's money if there is one, else the newest unpaid one.
+        openOrderId: sql<number | null>`(select ${orders.id} from ${orders} where ${orders.carId} = ${cars.id} and ${orders.status} not in ('released', 'cancelled', 'refunded') order by (${orders.status} = 'awaiting_payment'), ${orders.id} desc limit 1)`,
+      })
+      .from(cars)
+      .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+      .where(eq(sellers.userId, userId))
+      .orderBy(desc(cars.createdAt), desc(cars.id));
+    return rows.map((row) => ({ ...this.toListItem(row), status: row.status, highestBid: row.highestBid, openOrderId: row.openOrderId, watchers: row.watchers }));
+  }
+
   /** The given cars in the listing shape, in the order given; unknown ids are skipped. */
   async listByIds(ids: number[]): Promise<CarListItem[]> {
     return (await this.rowsByIds(ids)).map((row) => this.toListItem(row));
@@ -277,41 +301,64 @@ export class CarsService {
       .orderBy(...order);
   }
 
-  async get(id: number): Promise<CarDetail> {
+  /** One car; a draft only for its own seller (anyone else is told it does not exist). */
+  async get(id: number, viewerUserId: number | null = null): Promise<CarDetail> {
     const [[row], carReviews] = await Promise.all([this.detailQuery.execute({ id }), this.reviewsQuery.execute({ carId: id })]);
-    if (!row) throw notFound('Car not found');
-    const { car, seller } = row;
-    return {
-      id: car.id,
-      status: car.status,
-      make: car.make,
-      model: car.model,
-      year: car.year,
-      price: car.price,
-      marketValue: car.marketValue,
-      mileage: car.mileage,
-      condition: car.condition,
-      images: car.images,
-      description: car.description,
-      seller,
-      currentBids: car.currentBids,
-      highestBid: car.highestBid,
-      viewingCount: this.viewers.countFor(car.id),
-      location: car.location,
-      features: car.features,
-      bodyStyle: car.bodyStyle,
-      reviews: carReviews.map((r) => ({
-        id: r.id,
-        carId: r.carId,
-        userId: r.userId,
-        userName: r.userName,
-        rating: r.rating,
-        comment: r.comment,
-        date: r.createdAt.toISOString(),
-        verified: r.verified,
-      })),
-    };
+    if (!row || (row.car.status === 'draft' && row.seller.userId !== viewerUserId)) throw notFound('Car not found');
+    return toCarDetail(row, carReviews, this.viewers.countFor(row.car.id));
   }
+}
+
+type DetailRow = { car: typeof cars.$inferSelect; seller: CarDetail['seller'] };
+
+/** The same detail as `CarsService.get`, read in a transaction (for answers stored with a write). */
+export async function readCarDetail(executor: Executor, id: number, viewers: ViewerCounts = noViewers): Promise<CarDetail | null> {
+  const [[row], carReviews] = await Promise.all([
+    executor
+      .select({ car: cars, seller: detailSellerColumns })
+      .from(cars)
+      .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+      .where(eq(cars.id, id)),
+    executor.select().from(reviews).where(eq(reviews.carId, id)).orderBy(desc(reviews.createdAt), desc(reviews.id)),
+  ]);
+  return row ? toCarDetail(row, carReviews, viewers.countFor(id)) : null;
+}
+
+const detailSellerColumns = { id: sellers.id, name: sellers.name, rating: sellers.rating, verified: sellers.verified, userId: sellers.userId };
+
+function toCarDetail({ car, seller }: DetailRow, carReviews: (typeof reviews.$inferSelect)[], viewingCount: number): CarDetail {
+  return {
+    id: car.id,
+    status: car.status,
+    make: car.make,
+    model: car.model,
+    year: car.year,
+    price: car.price,
+    marketValue: car.marketValue,
+    marketValueBasis: car.marketValueBasis,
+    mileage: car.mileage,
+    condition: car.condition,
+    images: car.images,
+    photos: car.photos.map(({ width, height, card, gallery }) => ({ width, height, card, gallery })),
+    description: car.description,
+    seller,
+    currentBids: car.currentBids,
+    highestBid: car.highestBid,
+    viewingCount,
+    location: car.location,
+    features: car.features,
+    bodyStyle: car.bodyStyle,
+    reviews: carReviews.map((r) => ({
+      id: r.id,
+      carId: r.carId,
+      userId: r.userId,
+      userName: r.userName,
+      rating: r.rating,
+      comment: r.comment,
+      date: r.createdAt.toISOString(),
+      verified: r.verified,
+    })),
+  };
 }
 
 /** Path ids are text; anything that is not a positive 32-bit integer cannot name a car. */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import { cars, chatMessages, sellers } from '../../../db/schema/index.ts';
 import type { ChatMessage } from '../../../common/api-types.ts';
@@ -14,7 +14,8 @@ export const CHAT_PAGE_MAX = 100;
 
 type ChatRow = typeof chatMessages.$inferSelect;
 
-export function toChatMessage(row: ChatRow): ChatMessage {
+/** `sellerUserId`: the account of the car's seller, whose messages carry the seller role. */
+export function toChatMessage(row: ChatRow, sellerUserId: number | null): ChatMessage {
   return {
     id: row.id,
     carId: row.carId,
@@ -23,6 +24,7 @@ export function toChatMessage(row: ChatRow): ChatMessage {
     message: row.message,
     timestamp: row.createdAt.toISOString(),
     type: row.type,
+    role: row.userId !== null && row.userId === sellerUserId ? 'seller' : null,
   };
 }
 
@@ -46,7 +48,9 @@ export class ChatService {
   ) {}
 
   async list(carId: number, options: { after?: number | undefined; limit: number }): Promise<ChatMessage[]> {
-    if (!(await findCarOwner(this.db, carId))) throw notFound('Car not found');
+    const car = await findCarOwner(this.db, carId);
+    if (!car || car.status === 'draft') throw notFound('Car not found');
+    const asMessage = (row: ChatRow) => toChatMessage(row, car.sellerUserId);
     if (options.after !== undefined) {
       const rows = await this.db
         .select()
@@ -54,7 +58,7 @@ export class ChatService {
         .where(and(eq(chatMessages.carId, carId), gt(chatMessages.id, options.after)))
         .orderBy(asc(chatMessages.id))
         .limit(options.limit);
-      return rows.map(toChatMessage);
+      return rows.map(asMessage);
     }
     // Without a cursor: the latest messages, still oldest first.
     const rows = await this.db
@@ -63,36 +67,62 @@ export class ChatService {
       .where(eq(chatMessages.carId, carId))
       .orderBy(desc(chatMessages.id))
       .limit(options.limit);
-    return rows.reverse().map(toChatMessage);
+    return rows.reverse().map(asMessage);
   }
 
   async post(author: { userId: number; name: string }, input: { carId: number; message: string; type: 'message' | 'question' }): Promise<ChatMessage> {
     if (input.message.trim() === '') throw validationFailed([{ field: 'message', message: 'Message cannot be empty' }]);
     const car = await findCarOwner(this.db, input.carId);
-    if (!car) throw notFound('Car not found');
+    if (!car || car.status === 'draft') throw notFound('Car not found');
+    const bySeller = car.sellerUserId === author.userId;
     const { message, notified } = await this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(chatMessages)
         .values({ carId: car.id, userId: author.userId, userName: author.name, message: input.message, type: input.type })
         .returning();
-      const notified =
-        car.sellerUserId !== null && car.sellerUserId !== author.userId
-          ? await this.notifications.create(tx, [
-              {
-                userId: car.sellerUserId,
-                type: 'message',
-                title: input.type === 'question' ? 'New question about your car' : 'New message about your car',
-                message: `${author.name} on ${carTitle(car)}: ${preview(input.message)}`,
-                carId: car.id,
-              },
-            ])
-          : [];
-      return { message: toChatMessage(row!), notified };
+      const notified = await this.notifications.create(
+        tx,
+        bySeller
+          ? (await unansweredAskers(tx, car.id, author.userId, row!.id)).map((userId) => ({
+              userId,
+              type: 'message' as const,
+              title: 'The seller answered',
+              message: `${author.name} on ${carTitle(car)}: ${preview(input.message)}`,
+              carId: car.id,
+            }))
+          : car.sellerUserId !== null
+            ? [
+                {
+                  userId: car.sellerUserId,
+                  type: 'message' as const,
+                  title: input.type === 'question' ? 'New question about your car' : 'New message about your car',
+                  message: `${author.name} on ${carTitle(car)}: ${preview(input.message)}`,
+                  carId: car.id,
+                },
+              ]
+            : [],
+      );
+      return { message: toChatMessage(row!, car.sellerUserId), notified };
     });
     this.events.publish('chat.posted', { message });
     await this.notifications.announce(notified);
     return message;
   }
+}
+
+/** Who asked a question on the car since the seller last wrote there (before message `before`). */
+async function unansweredAskers(tx: Executor, carId: number, sellerUserId: number, before: number): Promise<number[]> {
+  const [lastAnswer] = await tx
+    .select({ id: chatMessages.id })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.carId, carId), eq(chatMessages.userId, sellerUserId), lt(chatMessages.id, before)))
+    .orderBy(desc(chatMessages.id))
+    .limit(1);
+  const askers = await tx
+    .selectDistinct({ userId: chatMessages.userId })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.carId, carId), eq(chatMessages.type, 'question'), gt(chatMessages.id, lastAnswer?.id ?? 0), lt(chatMessages.id, before)));
+  return askers.map((a) => a.userId).filter((id): id is number => id !== null && id !== sellerUserId);
 }
 
 function preview(text: string): string {

@@ -10,6 +10,7 @@ export const ChatMessageSchema = Type.Object(
     message: Type.String({ description: 'Plain text, returned exactly as posted; never HTML' }),
     timestamp: IsoDateTime,
     type: Type.String({ enum: ['message', 'question', 'bid'] }),
+    role: Type.Union([Type.Literal('seller'), Type.Null()], { description: "'seller' when the car's seller wrote it" }),
   },
   { title: 'ChatMessage' },
 );

@@ -2,8 +2,8 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor, Transaction } from '../../../../db/client.ts';
-import { cars, orderEvents, orders, payments, sellers, testimonials, type PaymentMethod } from '../../../../db/schema/index.ts';
-import { ESCROW_PLANS, type EscrowPlanId } from '../../../../common/escrow-plans.ts';
+import { bids, cars, orderEvents, orders, payments, sellers, testimonials, type PaymentMethod } from '../../../../db/schema/index.ts';
+import { ESCROW_PLANS, smallestPlanFor, type EscrowPlanId } from '../../../../common/escrow-plans.ts';
 import {
   DEADLINE_REMINDER_DAYS,
   ORDER_TRANSITIONS,
@@ -21,11 +21,12 @@ import { AppError, conflict, forbidden, notFound, validationFailed } from '../..
 import type { EventBus } from '../../lib/events.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import type { Mailer } from '../../plugins/mailer.ts';
-import type { IdempotencyClaim, IdempotencyKeys } from '../idempotency.ts';
-import type { NotificationsService } from '../notifications.ts';
+import { IdempotencyKeys, type IdempotencyClaim } from '../idempotency.ts';
+import { MarketValues } from '../valuation.ts';
+import { NotificationsService } from '../notifications.ts';
 import { orderMessages, type OrderNews } from './order-messages.ts';
 import { listOrders, readOrder, selectOrders, type OrderRecord } from './order-views.ts';
-import { PaymentDeclined, type PaymentProvider } from './payment-provider.ts';
+import { PaymentDeclined, SimulatedBank, type PaymentProvider } from './payment-provider.ts';
 
 /** The deadlines the job runner watches for each order. */
 export type OrderDeadline = 'payment-window' | 'payment-reminder' | 'inspection-period' | 'inspection-reminder';
@@ -46,6 +47,7 @@ export interface OrdersServiceDeps {
   events: EventBus;
   provider: PaymentProvider;
   idempotency: IdempotencyKeys;
+  marketValues: MarketValues;
   log: FastifyBaseLogger;
   /** Length of an escrow day in seconds (`ESCROW_DAY_SECONDS`). */
   escrowDaySeconds: number;
@@ -66,13 +68,14 @@ export interface Party {
 
 type NotificationRows = Awaited<ReturnType<NotificationsService['create']>>;
 
-/** What a transaction did that is announced once it has committed. */
-class Outcome {
+/** What a transaction did to orders, announced (`OrdersService.announce`) once it has committed. */
+export class OrderChanges {
   readonly notifications: NotificationRows = [];
   readonly orders = new Set<number>();
   readonly cars = new Map<number, CarStatus>();
   settle = false;
   mail = false;
+  valuation = false;
 }
 
 const STATUS_WORDS: Record<OrderStatus, string> = {
@@ -151,7 +154,7 @@ export class OrdersService {
   /** Buys a listed car at its asking price. */
   async place(buyer: Party, input: { carId: number; amount: number; plan: EscrowPlanId }, claim?: IdempotencyClaim): Promise<OrderWithEvents> {
     return this.deps.idempotency.once(claim, (key) =>
-      this.transaction(async (tx, outcome) => {
+      this.transaction(async (tx, changes) => {
         await key.take(tx);
         const [car] = await tx
           .select({ id: cars.id, price: cars.price, status: cars.status, sellerUserId: sellers.userId })
@@ -165,7 +168,7 @@ export class OrdersService {
         if (input.amount !== car.price) {
           throw conflict('PRICE_CHANGED', `The asking price is now ${formatUsd(car.price)}. Review it and order again.`, { price: car.price });
         }
-        const orderId = await this.openOrder(tx, outcome, { carId: car.id, buyerId: buyer.userId, amount: input.amount, plan: input.plan, actor: 'buyer' });
+        const orderId = await this.openOrder(tx, changes, { carId: car.id, buyerId: buyer.userId, amount: input.amount, plan: input.plan, actor: 'buyer', actorUserId: buyer.userId });
         const view = (await readOrder(tx, orderId))!;
         await key.record(tx, view);
         return view;
@@ -179,8 +182,8 @@ export class OrdersService {
    */
   async openOrder(
     tx: Transaction,
-    outcome: Outcome,
-    input: { carId: number; buyerId: number; amount: number; plan: EscrowPlanId; actor: OrderActor; note?: string },
+    changes: OrderChanges,
+    input: { carId: number; buyerId: number; amount: number; plan: EscrowPlanId; actor: OrderActor; actorUserId: number | null; note?: string },
   ): Promise<number> {
     const plan = ESCROW_PLANS[input.plan];
     if (input.amount > plan.maxValue) {
@@ -215,14 +218,14 @@ export class OrdersService {
       fromStatus: null,
       toStatus: 'awaiting_payment',
       actor: input.actor,
-      actorUserId: input.actor === 'buyer' ? input.buyerId : null,
+      actorUserId: input.actorUserId,
       note: input.note ?? 'Order placed',
     });
     const [record] = await selectOrders(tx, eq(orders.id, row!.id));
-    await this.tell(tx, outcome, { kind: 'placed' }, record!);
+    await this.tell(tx, changes, { kind: 'placed' }, record!);
     await this.schedule(tx, row!.id, 'payment-window', row!.paymentDueAt);
     await this.schedule(tx, row!.id, 'payment-reminder', this.reminderTime(row!.paymentDueAt, PAYMENT_WINDOW_DAYS));
-    outcome.orders.add(row!.id);
+    changes.orders.add(row!.id);
     return row!.id;
   }
 
@@ -230,7 +233,7 @@ export class OrdersService {
 
   async act(party: Party, orderId: number, action: PartyAction, input: ActionInput, claim?: IdempotencyClaim): Promise<OrderWithEvents> {
     return this.deps.idempotency.once(claim, (key) =>
-      this.transaction(async (tx, outcome) => {
+      this.transaction(async (tx, changes) => {
         await key.take(tx);
         let record = await this.lock(tx, orderId);
         if (!record || (record.buyer.id !== party.userId && record.seller.userId !== party.userId)) throw notFound('Order not found');
@@ -246,17 +249,17 @@ export class OrdersService {
         const by = { actorUserId: party.userId };
         switch (action) {
           case 'pay':
-            record = await this.pay(tx, outcome, record, input.method ?? 'wire');
+            record = await this.pay(tx, changes, record, input.method ?? 'wire');
             break;
           case 'ship':
-            record = await this.move(tx, outcome, record, 'ship', role, {
+            record = await this.move(tx, changes, record, 'ship', role, {
               ...by,
               note: `${input.carrier} ${input.trackingNumber}`,
               set: { shipmentCarrier: input.carrier!, shipmentTrackingNumber: input.trackingNumber!, shippedAt: sql`now()` },
             });
             break;
           case 'confirm-delivery':
-            record = await this.move(tx, outcome, record, 'confirm-delivery', role, {
+            record = await this.move(tx, changes, record, 'confirm-delivery', role, {
               ...by,
               set: { inspectionEndsAt: this.periodSql(record.order.inspectionDays) },
             });
@@ -264,17 +267,17 @@ export class OrdersService {
             await this.schedule(tx, orderId, 'inspection-reminder', this.reminderTime(record.order.inspectionEndsAt!, record.order.inspectionDays));
             break;
           case 'accept':
-            record = await this.move(tx, outcome, record, 'accept', role, by);
-            await this.startDisbursement(tx, outcome, record, 'payout');
+            record = await this.move(tx, changes, record, 'accept', role, by);
+            await this.startDisbursement(tx, changes, record, 'payout');
             break;
           case 'dispute':
             if (record.inspectionOver) {
               throw conflict('DEADLINE_PASSED', 'The inspection period has ended, so the car counts as accepted', { status, deadline: record.order.inspectionEndsAt });
             }
-            record = await this.move(tx, outcome, record, 'dispute', role, { ...by, note: input.reason! });
+            record = await this.move(tx, changes, record, 'dispute', role, { ...by, note: input.reason! });
             break;
           case 'cancel':
-            record = await this.move(tx, outcome, record, 'cancel', role, { ...by, note: input.reason ?? null });
+            record = await this.move(tx, changes, record, 'cancel', role, { ...by, note: input.reason ?? null });
             break;
         }
         const view = (await readOrder(tx, orderId))!;
@@ -284,7 +287,7 @@ export class OrdersService {
     );
   }
 
-  private async pay(tx: Transaction, outcome: Outcome, record: OrderRecord, method: PaymentMethod): Promise<OrderRecord> {
+  private async pay(tx: Transaction, changes: OrderChanges, record: OrderRecord, method: PaymentMethod): Promise<OrderRecord> {
     const { order, car } = record;
     if (record.paymentOverdue) {
       throw conflict('DEADLINE_PASSED', 'The payment window for this order has closed', { status: order.status, deadline: order.paymentDueAt });
@@ -300,34 +303,81 @@ export class OrdersService {
       throw error;
     }
     await tx.insert(payments).values({ orderId: order.id, kind: 'charge', amount, method, provider: this.deps.provider.name, reference, status: 'settled', settledAt: sql`now()` });
-    const funded = await this.move(tx, outcome, record, 'pay', 'buyer', { actorUserId: order.buyerId, note: `${formatUsd(amount)} by ${method === 'card' ? 'card' : 'wire transfer'} (${reference})` });
-    await this.setCarStatus(tx, outcome, car.id, 'pending');
+    const funded = await this.move(tx, changes, record, 'pay', 'buyer', { actorUserId: order.buyerId, note: `${formatUsd(amount)} by ${method === 'card' ? 'card' : 'wire transfer'} (${reference})` });
+    await this.setCarStatus(tx, changes, car.id, 'pending');
     // The car is taken: every other unpaid order for it ends now.
-    const others = await selectOrders(tx, and(eq(orders.carId, car.id), eq(orders.status, 'awaiting_payment'), ne(orders.id, order.id))!).for('update', { of: orders });
-    for (const other of others) {
-      await this.move(tx, outcome, other, 'void', 'system', { note: 'Another buyer paid for this car first.' });
-    }
+    await this.voidOpenOrders(tx, changes, car.id, 'Another buyer paid for this car first.', order.id);
     return funded;
+  }
+
+  /**
+   * Cancels the car's unpaid orders (the car is taken, or no longer for sale), in the caller's
+   * transaction, which holds the car's lock.
+   */
+  async voidOpenOrders(tx: Transaction, changes: OrderChanges, carId: number, reason: string, except?: number): Promise<void> {
+    const open = await selectOrders(
+      tx,
+      and(eq(orders.carId, carId), eq(orders.status, 'awaiting_payment'), except === undefined ? undefined : ne(orders.id, except))!,
+    ).for('update', { of: orders });
+    for (const order of open) await this.move(tx, changes, order, 'void', 'system', { note: reason });
+  }
+
+  /** Sells the car to its highest bidder at their bid: an order awaiting that buyer's payment. */
+  async acceptBid(seller: Party, carId: number, bidId: number, claim?: IdempotencyClaim): Promise<OrderWithEvents> {
+    return this.deps.idempotency.once(claim, (key) =>
+      this.transaction(async (tx, changes) => {
+        await key.take(tx);
+        const [car] = await tx
+          .select({ id: cars.id, status: cars.status, highestBid: cars.highestBid, sellerUserId: sellers.userId })
+          .from(cars)
+          .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+          .where(eq(cars.id, carId))
+          .for('update', { of: cars });
+        if (!car || car.sellerUserId !== seller.userId) throw notFound('Car not found');
+        if (car.status !== 'active') throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer for sale', { status: car.status });
+        const [bid] = await tx.select().from(bids).where(and(eq(bids.id, bidId), eq(bids.carId, carId)));
+        if (!bid) throw notFound('Bid not found');
+        if (bid.amount !== car.highestBid) {
+          throw conflict('BID_NOT_HIGHEST', 'Only the highest bid can be accepted', { highestBid: car.highestBid });
+        }
+        const plan = smallestPlanFor(bid.amount);
+        if (!plan) throw conflict('ABOVE_ESCROW_LIMIT', `Escrow covers sales up to ${formatUsd(ESCROW_PLANS.platinum.maxValue)}`);
+        const orderId = await this.openOrder(tx, changes, {
+          carId,
+          buyerId: bid.userId,
+          amount: bid.amount,
+          plan,
+          actor: 'seller',
+          actorUserId: seller.userId,
+          note: `The seller accepted the bid of ${formatUsd(bid.amount)}`,
+        });
+        const view = (await readOrder(tx, orderId))!;
+        await key.record(tx, view);
+        return view;
+      }),
+    );
   }
 
   // ── The operator ──────────────────────────────────────────────────────────────────────
 
   /** Decides a dispute: refund the buyer, or release the funds to the seller. */
   async resolveDispute(orderId: number, decision: OperatorAction, note: string): Promise<OrderWithEvents> {
-    return this.transaction(async (tx, outcome) => {
+    return this.transaction(async (tx, changes) => {
       let record = await this.lock(tx, orderId);
       if (!record) throw notFound('Order not found');
       if (!transitionFor(decision, record.order.status)) {
         throw conflict('INVALID_TRANSITION', `Order #${orderId} is ${STATUS_WORDS[record.order.status]}; only a disputed order can be resolved`, { status: record.order.status });
       }
-      record = await this.move(tx, outcome, record, decision, 'operator', { note });
+      record = await this.move(tx, changes, record, decision, 'operator', { note });
       if (decision === 'refund') {
-        await this.startDisbursement(tx, outcome, record, 'refund');
+        await this.startDisbursement(tx, changes, record, 'refund');
         // The sale fell through: the car is back on the market.
-        await this.setCarStatus(tx, outcome, record.car.id, 'active', ['pending']);
+        await this.setCarStatus(tx, changes, record.car.id, 'active', ['pending']);
+        await this.deps.marketValues.refreshLater(tx, record.car.id);
+        changes.valuation = true;
       } else {
-        await this.startDisbursement(tx, outcome, record, 'payout');
-        await this.completeSale(tx, outcome, record);
+        await this.startDisbursement(tx, changes, record, 'payout');
+        await this.completeSale(tx, changes, record);
       }
       return (await readOrder(tx, orderId))!;
     });
@@ -337,7 +387,7 @@ export class OrdersService {
 
   /** A deadline came due. Does nothing when the order has moved on, so a run twice is harmless. */
   async runDeadline({ orderId, deadline }: { orderId: number; deadline: OrderDeadline }): Promise<void> {
-    await this.transaction(async (tx, outcome) => {
+    await this.transaction(async (tx, changes) => {
       const record = await this.lock(tx, orderId);
       if (!record) return;
       const { order } = record;
@@ -345,22 +395,22 @@ export class OrdersService {
         case 'payment-window':
           if (order.status !== 'awaiting_payment') return;
           if (!record.paymentOverdue) return this.schedule(tx, orderId, deadline, order.paymentDueAt);
-          await this.move(tx, outcome, record, 'expire-payment-window', 'system', { note: 'The payment window ended without payment.' });
+          await this.move(tx, changes, record, 'expire-payment-window', 'system', { note: 'The payment window ended without payment.' });
           return;
         case 'inspection-period': {
           if (order.status !== 'inspection') return;
           if (!record.inspectionOver) return this.schedule(tx, orderId, deadline, order.inspectionEndsAt!);
-          const accepted = await this.move(tx, outcome, record, 'end-inspection', 'system', { note: 'The inspection period ended without a dispute.' });
-          await this.startDisbursement(tx, outcome, accepted, 'payout');
+          const accepted = await this.move(tx, changes, record, 'end-inspection', 'system', { note: 'The inspection period ended without a dispute.' });
+          await this.startDisbursement(tx, changes, accepted, 'payout');
           return;
         }
         case 'payment-reminder':
           if (order.status !== 'awaiting_payment' || record.paymentOverdue) return;
-          if (await this.markReminded(tx, orderId, 'payment')) await this.tell(tx, outcome, { kind: 'payment-reminder' }, record);
+          if (await this.markReminded(tx, orderId, 'payment')) await this.tell(tx, changes, { kind: 'payment-reminder' }, record);
           return;
         case 'inspection-reminder':
           if (order.status !== 'inspection' || record.inspectionOver) return;
-          if (await this.markReminded(tx, orderId, 'inspection')) await this.tell(tx, outcome, { kind: 'inspection-reminder' }, record);
+          if (await this.markReminded(tx, orderId, 'inspection')) await this.tell(tx, changes, { kind: 'inspection-reminder' }, record);
           return;
       }
     });
@@ -389,7 +439,7 @@ export class OrdersService {
         ? await this.deps.provider.payout({ idempotencyKey, orderId, sellerId: context.sellerId, amount: pending.amount })
         : await this.deps.provider.refund({ idempotencyKey, orderId, chargeReference: context.chargeReference!, amount: pending.amount });
 
-    await this.transaction(async (tx, outcome) => {
+    await this.transaction(async (tx, changes) => {
       let record = await this.lock(tx, orderId);
       if (!record) return;
       const [settled] = await tx
@@ -400,15 +450,15 @@ export class OrdersService {
       if (!settled) return;
       // The order changed (its payout or refund arrived): clients keep the newest copy by this.
       await tx.update(orders).set({ updatedAt: sql`now()` }).where(eq(orders.id, orderId));
-      outcome.orders.add(orderId);
+      changes.orders.add(orderId);
       if (pending.kind !== 'payout') return;
       const { order } = record;
       if (order.escrowFee > 0) {
         await tx.insert(payments).values({ orderId, kind: 'fee', amount: order.escrowFee, provider: 'luxemotors', reference: `LM-FEE-${orderId}`, status: 'settled', settledAt: sql`now()` });
       }
       if (order.status === 'accepted') {
-        record = await this.move(tx, outcome, record, 'record-payout', 'system', { note: `${formatUsd(pending.amount)} paid out (${reference})` });
-        await this.completeSale(tx, outcome, record);
+        record = await this.move(tx, changes, record, 'record-payout', 'system', { note: `${formatUsd(pending.amount)} paid out (${reference})` });
+        await this.completeSale(tx, changes, record);
       }
     });
   }
@@ -441,7 +491,7 @@ export class OrdersService {
    */
   private async move(
     tx: Transaction,
-    outcome: Outcome,
+    changes: OrderChanges,
     record: OrderRecord,
     action: OrderAction,
     actor: OrderActor,
@@ -461,8 +511,8 @@ export class OrdersService {
     const note = options.note ?? null;
     await tx.insert(orderEvents).values({ orderId: row.id, fromStatus: from, toStatus: transition.to, actor, actorUserId: options.actorUserId ?? null, note });
     const moved: OrderRecord = { ...record, order: row };
-    outcome.orders.add(row.id);
-    await this.tell(tx, outcome, { kind: 'moved', action, to: transition.to, actor, note }, moved);
+    changes.orders.add(row.id);
+    await this.tell(tx, changes, { kind: 'moved', action, to: transition.to, actor, note }, moved);
     return moved;
   }
 
@@ -476,17 +526,20 @@ export class OrdersService {
   }
 
   /** Writes the payout or refund as pending, with the job that moves it, in the move's transaction. */
-  private async startDisbursement(tx: Transaction, outcome: Outcome, record: OrderRecord, kind: 'payout' | 'refund'): Promise<void> {
+  private async startDisbursement(tx: Transaction, changes: OrderChanges, record: OrderRecord, kind: 'payout' | 'refund'): Promise<void> {
     const { order } = record;
     const amount = kind === 'payout' ? order.amount : order.amount + order.escrowFee;
     await tx.insert(payments).values({ orderId: order.id, kind, amount, provider: this.deps.provider.name, status: 'pending' });
     await this.deps.jobs.enqueue(tx, 'payment.settle', { orderId: order.id });
-    outcome.settle = true;
+    changes.settle = true;
   }
 
   /** The car is sold; the buyer's testimonials now speak of a verified purchase. */
-  private async completeSale(tx: Transaction, outcome: Outcome, record: OrderRecord): Promise<void> {
-    await this.setCarStatus(tx, outcome, record.car.id, 'sold');
+  private async completeSale(tx: Transaction, changes: OrderChanges, record: OrderRecord): Promise<void> {
+    await this.setCarStatus(tx, changes, record.car.id, 'sold');
+    // A completed sale is a comparable for the market value of cars like it.
+    await this.deps.marketValues.refreshLater(tx, record.car.id);
+    changes.valuation = true;
     const title = `${record.car.year} ${record.car.make} ${record.car.model}`;
     await tx
       .update(testimonials)
@@ -494,10 +547,10 @@ export class OrdersService {
       .where(and(eq(testimonials.userId, record.buyer.id), eq(testimonials.verified, false)));
   }
 
-  private async setCarStatus(tx: Executor, outcome: Outcome, carId: number, status: CarStatus, onlyFrom?: CarStatus[]): Promise<void> {
+  private async setCarStatus(tx: Executor, changes: OrderChanges, carId: number, status: CarStatus, onlyFrom?: CarStatus[]): Promise<void> {
     const where = onlyFrom ? and(eq(cars.id, carId), inArray(cars.status, onlyFrom)) : eq(cars.id, carId);
     const changed = await tx.update(cars).set({ status, updatedAt: sql`now()` }).where(where).returning({ id: cars.id });
-    if (changed.length > 0) outcome.cars.set(carId, status);
+    if (changed.length > 0) changes.cars.set(carId, status);
   }
 
   private async markReminded(tx: Transaction, orderId: number, which: 'payment' | 'inspection'): Promise<boolean> {
@@ -518,29 +571,31 @@ export class OrdersService {
     await this.deps.jobs.enqueue(tx, 'order.deadline', { orderId, deadline }, { startAfter: at });
   }
 
-  private async tell(tx: Transaction, outcome: Outcome, news: OrderNews, record: OrderRecord): Promise<void> {
+  private async tell(tx: Transaction, changes: OrderChanges, news: OrderNews, record: OrderRecord): Promise<void> {
     const { notifications, mails } = orderMessages(news, record, this.deps.appUrl);
-    outcome.notifications.push(...(await this.deps.notifications.create(tx, notifications)));
+    changes.notifications.push(...(await this.deps.notifications.create(tx, notifications)));
     for (const mail of mails) await this.deps.mailer.send(mail, tx);
-    if (mails.length > 0) outcome.mail = true;
+    if (mails.length > 0) changes.mail = true;
   }
 
   /** Runs `work` in a transaction, then tells everyone concerned what it changed. */
-  private async transaction<T>(work: (tx: Transaction, outcome: Outcome) => Promise<T>): Promise<T> {
-    const outcome = new Outcome();
-    const result = await this.db.transaction((tx) => work(tx, outcome));
-    await this.announce(outcome);
+  private async transaction<T>(work: (tx: Transaction, changes: OrderChanges) => Promise<T>): Promise<T> {
+    const changes = new OrderChanges();
+    const result = await this.db.transaction((tx) => work(tx, changes));
+    await this.announce(changes);
     return result;
   }
 
-  private async announce(outcome: Outcome): Promise<void> {
+  /** After the transaction that made `changes` has committed: notifications, pushes, jobs. */
+  async announce(changes: OrderChanges): Promise<void> {
     // The change has committed: a failure from here on must not turn its answer into an error.
     try {
-      if (outcome.settle) this.deps.jobs.wake('payment.settle');
-      if (outcome.mail) this.deps.mailer.wake();
-      for (const [carId, status] of outcome.cars) this.deps.events.publish('car.status', { carId, status });
-      await this.deps.notifications.announce(outcome.notifications);
-      for (const orderId of outcome.orders) {
+      if (changes.settle) this.deps.jobs.wake('payment.settle');
+      if (changes.mail) this.deps.mailer.wake();
+      if (changes.valuation) this.deps.marketValues.wake();
+      for (const [carId, status] of changes.cars) this.deps.events.publish('car.status', { carId, status });
+      await this.deps.notifications.announce(changes.notifications);
+      for (const orderId of changes.orders) {
         const order = await readOrder(this.db, orderId);
         if (!order) continue;
         const [seller] = await this.db.select({ userId: sellers.userId }).from(sellers).where(eq(sellers.id, order.sellerId));
@@ -560,4 +615,17 @@ function isUniqueViolation(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** An order service with the default collaborators for whatever `deps` leaves out (commands, tests). */
+export function createOrdersService(
+  deps: Pick<OrdersServiceDeps, 'db' | 'jobs' | 'mailer' | 'events' | 'log' | 'escrowDaySeconds' | 'appUrl'> & Partial<OrdersServiceDeps>,
+): OrdersService {
+  return new OrdersService({
+    notifications: new NotificationsService(deps.db, deps.events),
+    provider: new SimulatedBank(),
+    idempotency: new IdempotencyKeys(deps.db),
+    marketValues: new MarketValues(deps.db, deps.jobs, deps.events),
+    ...deps,
+  });
 }

@@ -63,6 +63,7 @@ export function toChatMessage(raw: unknown): ChatMessage | null {
     userName: isString(raw.userName) ? raw.userName : '',
     message: raw.message,
     timestamp: raw.timestamp,
+    role: raw.role === 'seller' ? 'seller' : null,
     type,
   };
 }

@@ -53,7 +53,7 @@ export function PricingCard({
         {formatUsd(detail.price)}
       </p>
       <p className="pricing-card__market">
-        Market value: <strong>{formatUsd(detail.marketValue)}</strong>
+        Market value: <strong>{detail.marketValue === null ? 'not yet estimated' : formatUsd(detail.marketValue)}</strong>
       </p>
 
       <dl className="pricing-stats">
@@ -62,9 +62,13 @@ export function PricingCard({
             <TrendIcon size={16} /> Price vs Market
           </dt>
           <dd>
-            <span className={`market-label market-label--${market.kind}`} data-testid="price-vs-market">
-              {market.label}
-            </span>
+            {market ? (
+              <span className={`market-label market-label--${market.kind}`} data-testid="price-vs-market">
+                {market.label}
+              </span>
+            ) : (
+              <span data-testid="price-vs-market">Too few comparable cars</span>
+            )}
           </dd>
         </div>
         <div className="pricing-stats__item">

@@ -1,12 +1,27 @@
 import { Type } from 'typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { notFound } from '../../../lib/errors.ts';
-import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import multipart from '@fastify/multipart';
+import { AppError, notFound } from '../../../lib/errors.ts';
+import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
 import { DEFAULT_PAGE_SIZE, parseId } from '../../../services/cars.ts';
-import { CarDetailSchema, CarListItemSchema, ListingQuerySchema, PaginationSchema } from './schemas.ts';
+import { MAX_PHOTO_BYTES, unsupportedImage } from '../../../services/photos/photo-processing.ts';
+import { valueCar } from '../../../services/valuation.ts';
+import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
+import { OrderWithEventsSchema } from '../orders/index.ts';
+import { CarDetailSchema, CarListItemSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PaginationSchema } from './schemas.ts';
+
+const CarIdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
+const ImagesBody = Envelope(Type.Object({ images: Type.Array(Type.String(), { description: 'The gallery after the change, first photo first' }) }));
+const security = [{ bearerAuth: [] }];
 
 const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.cars;
+  const listings = app.services.listings;
+  const carId = (raw: string) => {
+    const id = parseId(raw);
+    if (id === null) throw notFound('Car not found');
+    return id;
+  };
 
   app.get(
     '/',
@@ -30,19 +45,230 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/:id',
     {
+      preHandler: app.optionalAuthentication,
       schema: {
         tags: ['cars'],
-        summary: 'Get one car with its seller, gallery, features and reviews',
-        params: Type.Object({ id: Type.String() }),
+        summary: 'Get one car with its seller, gallery, features and reviews (a draft only for its seller)',
+        params: CarIdParams,
         response: { 200: Envelope(CarDetailSchema), 404: ErrorBody, ...commonErrors },
       },
     },
+    async (request) => ({ data: await service.get(carId(request.params.id), request.session?.userId ?? null) }),
+  );
+
+  app.get(
+    '/:id/valuation',
+    {
+      schema: {
+        tags: ['cars'],
+        summary: "How the car's market value is estimated: the comparable cars used and the range they give",
+        description:
+          'Comparables are cars of the same make and model within two model years: listings live now and sales completed here, each price adjusted to this car\'s year (5% a year) and mileage (0.5% per 1,000 miles, at most 30%). The estimate is their median, the range their middle half. With fewer than three comparables there is no estimate (estimate null); a sample-catalogue car then keeps its reference value (basis "reference").',
+        params: CarIdParams,
+        response: {
+          200: Envelope(
+            Type.Object({
+              estimate: Type.Union([Type.Integer(), Type.Null()]),
+              low: Type.Union([Type.Integer(), Type.Null()]),
+              high: Type.Union([Type.Integer(), Type.Null()]),
+              basis: Type.Union([StringEnum(['comparables', 'reference'] as const), Type.Null()]),
+              marketValue: Type.Union([Type.Integer(), Type.Null()], { description: 'The value shown with the car' }),
+              comparables: Type.Array(
+                Type.Object({
+                  carId: Type.Integer(),
+                  year: Type.Integer(),
+                  mileage: Type.Integer(),
+                  price: Type.Integer({ description: 'Asking price, or the sale price' }),
+                  source: StringEnum(['listing', 'sale'] as const),
+                  adjustedPrice: Type.Integer({ description: "The price adjusted to this car's year and mileage" }),
+                }),
+              ),
+              computedAt: IsoDateTime,
+            }),
+          ),
+          404: ErrorBody,
+          ...commonErrors,
+        },
+      },
+    },
     async (request) => {
-      const id = parseId(request.params.id);
-      if (id === null) throw notFound('Car not found');
-      return { data: await service.get(id) };
+      const valued = await valueCar(app.db, carId(request.params.id));
+      if (!valued || valued.car.status === 'draft') throw notFound('Car not found');
+      const { car, valuation } = valued;
+      return {
+        data: {
+          estimate: valuation?.estimate ?? null,
+          low: valuation?.low ?? null,
+          high: valuation?.high ?? null,
+          basis: valuation ? ('comparables' as const) : car.marketValueBasis === 'reference' ? ('reference' as const) : null,
+          marketValue: valuation?.estimate ?? (car.marketValueBasis === 'reference' ? car.marketValue : null),
+          comparables: valuation?.comparables ?? [],
+          computedAt: new Date().toISOString(),
+        },
+      };
     },
   );
+
+  app.post(
+    '/',
+    {
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['selling'],
+        summary: 'List a car for sale (signed in, verified email); the first listing creates your seller profile',
+        description:
+          'The market value is estimated by the server, never sent. With draft: true the listing stays off the market until POST /api/cars/{id}/publish (add the photos first). Unknown fields: 400.',
+        security,
+        headers: IdempotencyHeaders,
+        body: NewListingSchema,
+        response: { 201: Envelope(CarDetailSchema), 401: ErrorBody, 403: ErrorBody, 422: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const session = request.session!;
+      const detail = await listings.create({ userId: session.userId, name: session.name }, request.body, idempotencyClaim(request));
+      return reply.status(201).send({ data: detail });
+    },
+  );
+
+  app.patch(
+    '/:id',
+    {
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['selling'],
+        summary: "Change your listing's price, description, features, mileage, location or condition",
+        description: 'Only the seller (anyone else: 404). 409 LISTING_LOCKED once an escrow order holds the payment, or after withdrawal. A lower price notifies the car\'s watchers.',
+        security,
+        headers: IdempotencyHeaders,
+        params: CarIdParams,
+        body: ListingEditSchema,
+        response: { 200: Envelope(CarDetailSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: await listings.update(request.session!.userId, carId(request.params.id), request.body, idempotencyClaim(request)) }),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['selling'],
+        summary: 'Withdraw your listing (status withdrawn); unpaid orders for it are cancelled and watchers told',
+        description: 'Only the seller (anyone else: 404). 409 LISTING_LOCKED once an escrow order holds the payment. Withdrawing again changes nothing.',
+        security,
+        params: CarIdParams,
+        response: { 200: Envelope(CarDetailSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: await listings.withdraw(request.session!.userId, carId(request.params.id)) }),
+  );
+
+  app.post(
+    '/:id/publish',
+    {
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['selling'],
+        summary: 'Put a draft listing on the market',
+        security,
+        params: CarIdParams,
+        response: { 200: Envelope(CarDetailSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: await listings.publish(request.session!.userId, carId(request.params.id)) }),
+  );
+
+  app.delete(
+    '/:id/images/:index',
+    {
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['selling'],
+        summary: 'Remove the photo at a position of the gallery (0 is the first)',
+        security,
+        params: Type.Object({ id: Type.String({ maxLength: 20 }), index: Type.String({ maxLength: 3 }) }),
+        response: { 200: ImagesBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const index = /^\d{1,2}$/.test(request.params.index) ? Number(request.params.index) : null;
+      if (index === null) throw notFound('Photo not found');
+      return { data: await listings.removePhoto(request.session!.userId, carId(request.params.id), index) };
+    },
+  );
+
+  app.put(
+    '/:id/images/order',
+    {
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['selling'],
+        summary: 'Reorder the gallery: list every current position once, the new first photo first',
+        security,
+        params: CarIdParams,
+        body: Type.Object({ order: Type.Array(Type.Integer({ minimum: 0, maximum: 99 }), { maxItems: 100 }) }, { additionalProperties: false, examples: [{ order: [2, 0, 1] }] }),
+        response: { 200: ImagesBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: await listings.reorderPhotos(request.session!.userId, carId(request.params.id), request.body.order) }),
+  );
+
+  app.post(
+    '/:id/accept-bid',
+    {
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['selling'],
+        summary: 'Accept the highest bid: an escrow order for that bidder at their amount, with the smallest plan that covers it',
+        description:
+          'Only the seller (anyone else: 404). 409 BID_NOT_HIGHEST unless bidId is the current highest bid; 409 CAR_NOT_AVAILABLE when the car is off the market; 409 ABOVE_ESCROW_LIMIT above $1,000,000; 409 ORDER_EXISTS when that bidder already has an open order for the car. Both parties are notified; the car leaves the market once the buyer pays.',
+        security,
+        headers: IdempotencyHeaders,
+        params: CarIdParams,
+        body: Type.Object({ bidId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }, { additionalProperties: false }),
+        response: { 201: Envelope(OrderWithEventsSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const order = await app.services.orders.acceptBid({ userId: request.session!.userId }, carId(request.params.id), request.body.bidId, idempotencyClaim(request));
+      return reply.status(201).send({ data: order });
+    },
+  );
+
+  // Photo uploads: the only multipart route, so the rest of the API stays JSON-only.
+  await app.register(async (plain) => {
+    const uploads = plain.withTypeProvider<TypeBoxTypeProvider>();
+    await uploads.register(multipart, {
+      limits: { fileSize: MAX_PHOTO_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 20 },
+      throwFileSizeLimit: true,
+    });
+    uploads.post(
+      '/:id/images',
+      {
+        preHandler: app.requireVerifiedUser,
+        schema: {
+          tags: ['selling'],
+          summary: 'Add a photo to your listing: multipart/form-data with one file in the field "file"',
+          description: `JPEG, PNG or WebP, judged by content (anything else: 415), at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB (413) and 20 photos per car (409 TOO_MANY_PHOTOS). Decoded with a pixel limit (a decompression bomb: 400), stored re-encoded as WebP and JPEG in a card size (about 640 wide) and a gallery size (about 1600 wide), with no metadata. The file name is ignored.`,
+          security,
+          consumes: ['multipart/form-data'],
+          params: CarIdParams,
+          response: { 201: ImagesBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...commonErrors },
+        },
+      },
+      async (request, reply) => {
+        const id = carId(request.params.id);
+        if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the photo as multipart/form-data in the field "file"');
+        const part = await request.file();
+        if (!part || part.fieldname !== 'file') throw new AppError(400, 'VALIDATION_FAILED', 'Send the photo in the field "file"', [{ field: 'file', message: 'file is required' }]);
+        const body = await part.toBuffer();
+        if (body.length === 0) throw unsupportedImage();
+        return reply.status(201).send({ data: await listings.addPhoto(request.session!.userId, id, body) });
+      },
+    );
+  });
 };
 
 export default carRoutes;

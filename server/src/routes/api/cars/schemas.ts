@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { CAR_STATUSES } from '../../../../../common/api-types.ts';
+import { CAR_BODY_STYLES, CAR_CONDITIONS } from '../../../../../db/schema/index.ts';
 import { IsoDateTime, StringEnum } from '../../../lib/schemas.ts';
 import { DEFAULT_PAGE_SIZE, LISTING_FILTERS, LISTING_SORTS, MAX_PAGE_SIZE } from '../../../services/cars.ts';
 
@@ -20,7 +21,7 @@ export const CarListItemSchema = Type.Object(
     make: Type.String(),
     model: Type.String(),
     price: Type.Integer({ description: 'Asking price, whole US dollars' }),
-    market_value: Type.Integer(),
+    market_value: Type.Union([Type.Integer(), Type.Null()], { description: 'Estimated from comparable cars; null when there are fewer than three' }),
     condition: Type.String(),
     location: Type.String(),
     primary_image: Type.Union([Type.String(), Type.Null()]),
@@ -52,6 +53,13 @@ export const ReviewSchema = Type.Object(
   { title: 'Review' },
 );
 
+const ImageVariant = Type.Object({ webp: Type.String(), jpeg: Type.String() });
+
+export const CarPhotoSchema = Type.Object(
+  { width: Type.Integer(), height: Type.Integer(), card: ImageVariant, gallery: ImageVariant },
+  { title: 'CarPhoto', description: 'card: about 640 wide; gallery: about 1600 wide; WebP with a JPEG twin' },
+);
+
 export const CarDetailSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -60,12 +68,22 @@ export const CarDetailSchema = Type.Object(
     model: Type.String(),
     year: Type.Integer(),
     price: Type.Integer(),
-    marketValue: Type.Integer(),
+    marketValue: Type.Union([Type.Integer(), Type.Null()], { description: 'Estimated from comparable cars (see /api/cars/{id}/valuation); null when there are fewer than three' }),
+    marketValueBasis: Type.Union([StringEnum(['comparables', 'reference'] as const), Type.Null()], {
+      description: 'comparables: estimated from comparable listings and sales; reference: the sample catalogue value',
+    }),
     mileage: Type.Integer(),
     condition: Type.String(),
-    images: Type.Array(Type.String()),
+    images: Type.Array(Type.String(), { description: 'Gallery images in order (uploaded photos as WebP about 1600 wide)' }),
+    photos: Type.Array(CarPhotoSchema, { description: 'The uploaded photos in every size; empty for illustrated sample cars' }),
     description: Type.String(),
-    seller: Type.Object({ id: Type.Integer(), name: Type.String(), rating: Type.Number(), verified: Type.Boolean() }),
+    seller: Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      rating: Type.Number(),
+      verified: Type.Boolean(),
+      userId: Type.Union([Type.Integer(), Type.Null()], { description: 'The account behind the seller' }),
+    }),
     currentBids: Type.Integer(),
     highestBid: Type.Union([Type.Integer(), Type.Null()]),
     viewingCount: Type.Integer(),
@@ -75,4 +93,57 @@ export const CarDetailSchema = Type.Object(
     reviews: Type.Array(ReviewSchema),
   },
   { title: 'CarDetail' },
+);
+
+const Text = (min: number, max: number, description?: string) =>
+  Type.String({ minLength: min, maxLength: max, pattern: '\\S', ...(description ? { description } : {}) });
+
+const listingFields = {
+  make: Text(1, 60),
+  model: Text(1, 60),
+  year: Type.Integer({ minimum: 1900, maximum: 2100, description: 'Model year, from 1900 to next year' }),
+  price: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Asking price, whole US dollars' }),
+  mileage: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  condition: StringEnum(CAR_CONDITIONS),
+  location: Text(1, 120),
+  description: Text(1, 5_000),
+  features: Type.Array(Text(1, 80), { maxItems: 40 }),
+  bodyStyle: StringEnum(CAR_BODY_STYLES),
+};
+
+export const NewListingSchema = Type.Object(
+  {
+    ...listingFields,
+    draft: Type.Optional(Type.Boolean({ description: 'Extension: keep the listing off the market until it is published' })),
+  },
+  {
+    additionalProperties: false,
+    title: 'NewListing',
+    examples: [
+      {
+        make: 'Porsche',
+        model: '911 Carrera S',
+        year: 2021,
+        price: 118_500,
+        mileage: 12_400,
+        condition: 'Excellent',
+        location: 'Austin, TX',
+        description: 'One owner, full service history, paint protection film.',
+        features: ['Sport Chrono', 'PDK', 'Bose audio'],
+        bodyStyle: 'coupe',
+      },
+    ],
+  },
+);
+
+export const ListingEditSchema = Type.Object(
+  {
+    price: Type.Optional(listingFields.price),
+    description: Type.Optional(listingFields.description),
+    features: Type.Optional(listingFields.features),
+    mileage: Type.Optional(listingFields.mileage),
+    location: Type.Optional(listingFields.location),
+    condition: Type.Optional(listingFields.condition),
+  },
+  { additionalProperties: false, title: 'ListingEdit', examples: [{ price: 112_000 }] },
 );

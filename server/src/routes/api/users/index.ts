@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
+import { CAR_STATUSES } from '../../../../../common/api-types.ts';
+import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
+import { CarListItemSchema } from '../cars/schemas.ts';
 import { UsersService } from '../../../services/users.ts';
 import { ProfileChangesSchema, UserSchema } from './schemas.ts';
 
@@ -46,6 +48,39 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({ data: await app.services.dashboard.summary(request.session!.userId, app.clock.now()) }),
+  );
+
+  app.get(
+    '/me/listings',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['selling'],
+        summary: "The signed-in seller's listings, every status, newest first",
+        description: 'Each is a CarListItem with status, highestBid, openOrderId (the order holding the payment, else the newest unpaid one) and watchers (extension).',
+        security,
+        response: {
+          200: Envelope(
+            Type.Object({
+              listings: Type.Array(
+                Type.Intersect([
+                  CarListItemSchema,
+                  Type.Object({
+                    status: StringEnum(CAR_STATUSES),
+                    highestBid: Type.Union([Type.Integer(), Type.Null()]),
+                    openOrderId: Type.Union([Type.Integer(), Type.Null()]),
+                    watchers: Type.Integer({ description: 'People watching the car' }),
+                  }),
+                ]),
+              ),
+            }),
+          ),
+          401: ErrorBody,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => ({ data: { listings: await app.services.cars.listOwn(request.session!.userId) } }),
   );
 
   app.put(

@@ -1,0 +1,366 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Transaction } from '../../../db/client.ts';
+import { MAX_PHOTOS_PER_CAR, cars, sellers, watchlist, type CarBodyStyle, type CarCondition, type StoredPhoto } from '../../../db/schema/index.ts';
+import { carSearchText } from '../../../db/search-text.ts';
+import { formatUsd } from '../../../common/pricing.ts';
+import type { CarDetail, CarStatus } from '../../../common/api-types.ts';
+import { conflict, notFound, validationFailed } from '../lib/errors.ts';
+import type { EventBus } from '../lib/events.ts';
+import type { JobRunner } from '../jobs/job-runner.ts';
+import { noViewers, readCarDetail, type ViewerCounts } from './cars.ts';
+import { carTitle } from './chat.ts';
+import type { IdempotencyClaim, IdempotencyKeys } from './idempotency.ts';
+import type { NotificationsService } from './notifications.ts';
+import { OrderChanges, type OrdersService } from './orders/orders-service.ts';
+import { processPhoto } from './photos/photo-processing.ts';
+import { newPhotoKey, type PhotoStorage } from './photos/photo-storage.ts';
+import { estimateMarketValue, findComparables, type MarketValues } from './valuation.ts';
+
+declare module '../jobs/job-runner.ts' {
+  interface JobPayloads {
+    /** Removes stored photo files that no car refers to (a removed photo, or an upload that failed). */
+    'photos.collect': { carId: number; keys: string[] };
+  }
+}
+
+export interface NewListing {
+  make: string;
+  model: string;
+  year: number;
+  price: number;
+  mileage: number;
+  condition: CarCondition;
+  location: string;
+  description: string;
+  features: string[];
+  bodyStyle: CarBodyStyle;
+  /** Extension: keep it off the market until published (photos are added first). */
+  draft?: boolean;
+}
+
+export type ListingEdit = Partial<Pick<NewListing, 'price' | 'description' | 'features' | 'mileage' | 'location' | 'condition'>>;
+
+export interface ListingsServiceDeps {
+  db: Database;
+  jobs: JobRunner;
+  events: EventBus;
+  notifications: NotificationsService;
+  orders: OrdersService;
+  marketValues: MarketValues;
+  storage: PhotoStorage;
+  idempotency: IdempotencyKeys;
+  viewers?: ViewerCounts;
+  log: FastifyBaseLogger;
+}
+
+/** A stored photo that a failed upload left behind is removed this long after the attempt. */
+const ORPHAN_PHOTO_GRACE_MS = 60 * 60 * 1000;
+
+type CarRow = typeof cars.$inferSelect;
+type NotificationRows = Awaited<ReturnType<NotificationsService['create']>>;
+
+/**
+ * The seller's side of the catalogue: listing a car, editing it, its photos, withdrawing it.
+ * Only the car's seller may touch it (anyone else is told it does not exist), and nothing
+ * changes once an escrow order holds the buyer's money.
+ */
+export class ListingsService {
+  constructor(private readonly deps: ListingsServiceDeps) {
+    deps.jobs.define({ name: 'photos.collect', handle: (payload) => this.collectPhotos(payload) });
+  }
+
+  private get db(): Database {
+    return this.deps.db;
+  }
+
+  async create(seller: { userId: number; name: string }, input: NewListing, claim?: IdempotencyClaim): Promise<CarDetail> {
+    assertModelYear(input.year);
+    const listing = normalizedListing(input);
+    return this.deps.idempotency.once(claim, async (key) => {
+      const detail = await this.db.transaction(async (tx) => {
+        await key.take(tx);
+        const sellerId = await this.sellerProfileFor(tx, seller);
+        const [car] = await tx
+          .insert(cars)
+          .values({ sellerId, ...listing, searchText: carSearchText(listing), status: input.draft ? 'draft' : 'active' })
+          .returning();
+        await this.estimate(tx, car!);
+        await this.deps.marketValues.refreshLater(tx, car!.id);
+        const detail = (await readCarDetail(tx, car!.id))!;
+        await key.record(tx, detail);
+        return detail;
+      });
+      this.changed(detail.id);
+      return detail;
+    });
+  }
+
+  async publish(userId: number, carId: number): Promise<CarDetail> {
+    await this.db.transaction(async (tx) => {
+      const car = await this.lockOwnCar(tx, userId, carId);
+      if (car.status !== 'draft') throw conflict('NOT_A_DRAFT', 'This listing is already published', { status: car.status });
+      await tx.update(cars).set({ status: 'active', createdAt: sql`now()`, updatedAt: sql`now()` }).where(eq(cars.id, carId));
+      await this.deps.marketValues.refreshLater(tx, carId);
+    });
+    this.changed(carId);
+    return this.detail(carId);
+  }
+
+  async update(userId: number, carId: number, edit: ListingEdit, claim?: IdempotencyClaim): Promise<CarDetail> {
+    if (Object.keys(edit).length === 0) throw validationFailed([{ field: 'body', message: 'Send at least one field to change' }]);
+    return this.deps.idempotency.once(claim, async (key) => {
+      const { detail, notified } = await this.db.transaction(async (tx) => {
+        await key.take(tx);
+        const car = await this.lockOwnCar(tx, userId, carId);
+        assertEditable(car);
+        const changes = normalizedEdit(edit);
+        const [updated] = await tx
+          .update(cars)
+          .set({ ...changes, updatedAt: sql`now()` })
+          .where(eq(cars.id, carId))
+          .returning();
+        if (changes.mileage !== undefined) await this.estimate(tx, updated!);
+        if (changes.price !== undefined || changes.mileage !== undefined) await this.deps.marketValues.refreshLater(tx, carId);
+        const notified =
+          changes.price !== undefined && changes.price < car.price
+            ? await this.tellWatchers(tx, car, 'Price drop', `The ${carTitle(car)} is now ${formatUsd(changes.price)} (was ${formatUsd(car.price)}).`)
+            : [];
+        const detail = (await readCarDetail(tx, carId))!;
+        await key.record(tx, detail);
+        return { detail, notified };
+      });
+      this.changed(carId);
+      await this.deps.notifications.announce(notified);
+      return detail;
+    });
+  }
+
+  /** Takes the listing off the market; unpaid orders for it are cancelled. Withdrawing twice is fine. */
+  async withdraw(userId: number, carId: number): Promise<CarDetail> {
+    const orderChanges = new OrderChanges();
+    const { notified, withdrawn } = await this.db.transaction(async (tx) => {
+      const car = await this.lockOwnCar(tx, userId, carId);
+      if (car.status === 'withdrawn') return { notified: [], withdrawn: false };
+      if (car.status === 'pending' || car.status === 'sold') throw locked(car.status);
+      await tx.update(cars).set({ status: 'withdrawn', updatedAt: sql`now()` }).where(eq(cars.id, carId));
+      await this.deps.orders.voidOpenOrders(tx, orderChanges, carId, 'The seller withdrew the listing.');
+      await this.deps.marketValues.refreshLater(tx, carId);
+      const notified = await this.tellWatchers(tx, car, 'Listing withdrawn', `The seller withdrew the ${carTitle(car)} from sale.`);
+      return { notified, withdrawn: true };
+    });
+    if (withdrawn) {
+      this.deps.events.publish('car.status', { carId, status: 'withdrawn' });
+      this.changed(carId);
+    }
+    await this.deps.orders.announce(orderChanges);
+    await this.deps.notifications.announce(notified);
+    return this.detail(carId);
+  }
+
+  /**
+   * Adds a photo at the end of the gallery. The file is decoded and stored in every size before
+   * the car refers to it; a failure on the way removes what was stored, and a job removes it
+   * later should this process die in between.
+   */
+  async addPhoto(userId: number, carId: number, file: Buffer): Promise<{ images: string[] }> {
+    // Cheap refusals first, before any decoding.
+    const [current] = await this.db
+      .select({ car: cars, sellerUserId: sellers.userId })
+      .from(cars)
+      .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+      .where(eq(cars.id, carId));
+    if (!current || current.sellerUserId !== userId) throw notFound('Car not found');
+    assertEditable(current.car);
+    assertRoomForPhoto(current.car);
+
+    const processed = await processPhoto(file);
+    const base = newPhotoKey(carId);
+    const files = (['card', 'gallery'] as const).flatMap((size) =>
+      (['webp', 'jpeg'] as const).map((format) => ({ size, format, key: `${base}/${size}.${processed.files[size][format].extension}`, ...processed.files[size][format] })),
+    );
+    const keys = files.map((f) => f.key);
+    await this.deps.jobs.enqueue(this.db, 'photos.collect', { carId, keys }, { startAfter: new Date(Date.now() + ORPHAN_PHOTO_GRACE_MS) });
+    const url = (size: 'card' | 'gallery', format: 'webp' | 'jpeg') => this.deps.storage.url(files.find((f) => f.size === size && f.format === format)!.key);
+    const photo: StoredPhoto = {
+      keys,
+      width: processed.width,
+      height: processed.height,
+      card: { webp: url('card', 'webp'), jpeg: url('card', 'jpeg') },
+      gallery: { webp: url('gallery', 'webp'), jpeg: url('gallery', 'jpeg') },
+    };
+    try {
+      await Promise.all(files.map((f) => this.deps.storage.put(f.key, f.body, f.contentType)));
+      const images = await this.db.transaction(async (tx) => {
+        const car = await this.lockOwnCar(tx, userId, carId);
+        assertEditable(car);
+        assertRoomForPhoto(car);
+        return this.savePhotos(tx, carId, [...car.photos, photo]);
+      });
+      this.changed(carId);
+      return { images };
+    } catch (error) {
+      await this.deps.storage.remove(keys).catch((removeError: unknown) => this.deps.log.warn({ err: removeError, keys }, 'could not remove the photo files of a failed upload'));
+      throw error;
+    }
+  }
+
+  /** Removes the photo at `index` (0 is the first) from the gallery. */
+  async removePhoto(userId: number, carId: number, index: number): Promise<{ images: string[] }> {
+    const images = await this.db.transaction(async (tx) => {
+      const car = await this.lockOwnCar(tx, userId, carId);
+      assertEditable(car);
+      if (car.photos.length === 0) {
+        // The sample catalogue's illustrations have no stored files.
+        if (index >= car.images.length) throw notFound('Photo not found');
+        const images = car.images.filter((_, i) => i !== index);
+        await tx.update(cars).set({ images, updatedAt: sql`now()` }).where(eq(cars.id, carId));
+        return images;
+      }
+      const removed = car.photos[index];
+      if (!removed) throw notFound('Photo not found');
+      const images = await this.savePhotos(tx, carId, car.photos.filter((_, i) => i !== index));
+      await this.deps.jobs.enqueue(tx, 'photos.collect', { carId, keys: removed.keys });
+      return images;
+    });
+    this.deps.jobs.wake('photos.collect');
+    this.changed(carId);
+    return { images };
+  }
+
+  /** Puts the gallery in a new order: `order` lists every current index once, first photo first. */
+  async reorderPhotos(userId: number, carId: number, order: number[]): Promise<{ images: string[] }> {
+    const images = await this.db.transaction(async (tx) => {
+      const car = await this.lockOwnCar(tx, userId, carId);
+      assertEditable(car);
+      const count = car.photos.length > 0 ? car.photos.length : car.images.length;
+      const isPermutation = order.length === count && new Set(order).size === count && order.every((i) => Number.isInteger(i) && i >= 0 && i < count);
+      if (!isPermutation) throw validationFailed([{ field: 'order', message: `order must list each of the ${count} photo positions (0 to ${count - 1}) once` }]);
+      if (car.photos.length === 0) {
+        const images = order.map((i) => car.images[i]!);
+        await tx.update(cars).set({ images, updatedAt: sql`now()` }).where(eq(cars.id, carId));
+        return images;
+      }
+      return this.savePhotos(tx, carId, order.map((i) => car.photos[i]!));
+    });
+    this.changed(carId);
+    return { images };
+  }
+
+  /** Job: removes the given files unless the car still shows them. */
+  async collectPhotos({ carId, keys }: { carId: number; keys: string[] }): Promise<void> {
+    const [car] = await this.db.select({ photos: cars.photos }).from(cars).where(eq(cars.id, carId));
+    const inUse = new Set((car?.photos ?? []).flatMap((p) => p.keys));
+    const unused = keys.filter((key) => !inUse.has(key));
+    if (unused.length > 0) await this.deps.storage.remove(unused);
+  }
+
+  private async savePhotos(tx: Transaction, carId: number, photos: StoredPhoto[]): Promise<string[]> {
+    const images = photos.map((p) => p.gallery.webp);
+    await tx
+      .update(cars)
+      .set({ photos, images, cardImage: photos[0]?.card.webp ?? null, updatedAt: sql`now()` })
+      .where(eq(cars.id, carId));
+    return images;
+  }
+
+  /** The user's seller profile, created with their name (unverified) on their first listing. */
+  private async sellerProfileFor(tx: Transaction, user: { userId: number; name: string }): Promise<number> {
+    const [created] = await tx.insert(sellers).values({ userId: user.userId, name: user.name, verified: false, rating: 0 }).onConflictDoNothing({ target: sellers.userId }).returning({ id: sellers.id });
+    if (created) return created.id;
+    const [existing] = await tx.select({ id: sellers.id }).from(sellers).where(eq(sellers.userId, user.userId));
+    return existing!.id;
+  }
+
+  /** Locks the car if `userId` sells it; anyone else is told it does not exist. */
+  private async lockOwnCar(tx: Transaction, userId: number, carId: number): Promise<CarRow> {
+    const [row] = await tx
+      .select({ car: cars, sellerUserId: sellers.userId })
+      .from(cars)
+      .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+      .where(eq(cars.id, carId))
+      .for('update', { of: cars });
+    if (!row || row.sellerUserId !== userId) throw notFound('Car not found');
+    return row.car;
+  }
+
+  /** The car's own estimate, stored with it (its neighbours follow through the refresh job). */
+  private async estimate(tx: Transaction, car: CarRow): Promise<void> {
+    const valuation = estimateMarketValue(car, await findComparables(tx, car));
+    if (valuation) await tx.update(cars).set({ marketValue: valuation.estimate, marketValueBasis: 'comparables' }).where(eq(cars.id, car.id));
+    else if (car.marketValueBasis === 'comparables') await tx.update(cars).set({ marketValue: null, marketValueBasis: null }).where(eq(cars.id, car.id));
+  }
+
+  private async tellWatchers(tx: Transaction, car: CarRow, title: string, message: string): Promise<NotificationRows> {
+    const [seller] = await tx.select({ userId: sellers.userId }).from(sellers).where(eq(sellers.id, car.sellerId));
+    const watchers = await tx
+      .select({ userId: watchlist.userId })
+      .from(watchlist)
+      .where(seller?.userId ? and(eq(watchlist.carId, car.id), ne(watchlist.userId, seller.userId)) : eq(watchlist.carId, car.id));
+    return this.deps.notifications.create(
+      tx,
+      watchers.map((w) => ({ userId: w.userId, type: 'system' as const, title, message, carId: car.id })),
+    );
+  }
+
+  private changed(carId: number): void {
+    this.deps.marketValues.wake();
+    this.deps.events.publish('listing.changed', { carId });
+  }
+
+  private async detail(carId: number): Promise<CarDetail> {
+    return (await readCarDetail(this.db, carId, this.deps.viewers ?? noViewers))!;
+  }
+}
+
+function locked(status: CarStatus) {
+  return conflict(
+    'LISTING_LOCKED',
+    status === 'withdrawn' ? 'This listing was withdrawn and can no longer be changed' : 'An escrow order holds the payment for this car, so the listing can no longer be changed',
+    { status },
+  );
+}
+
+function assertEditable(car: CarRow): void {
+  if (car.status === 'pending' || car.status === 'sold' || car.status === 'withdrawn') throw locked(car.status);
+}
+
+function assertRoomForPhoto(car: CarRow): void {
+  if (car.photos.length >= MAX_PHOTOS_PER_CAR) {
+    throw conflict('TOO_MANY_PHOTOS', `A listing can have at most ${MAX_PHOTOS_PER_CAR} photos`, { limit: MAX_PHOTOS_PER_CAR });
+  }
+}
+
+/** Model years run up to next year's models. */
+function assertModelYear(year: number): void {
+  const latest = new Date().getUTCFullYear() + 1;
+  if (year > latest) throw validationFailed([{ field: 'year', message: `year must be at most ${latest}` }]);
+}
+
+const trimmed = (text: string) => text.trim();
+
+function normalizedListing(input: NewListing) {
+  return {
+    make: trimmed(input.make),
+    model: trimmed(input.model),
+    year: input.year,
+    price: input.price,
+    mileage: input.mileage,
+    condition: input.condition,
+    location: trimmed(input.location),
+    description: trimmed(input.description),
+    features: input.features.map(trimmed),
+    bodyStyle: input.bodyStyle,
+  };
+}
+
+function normalizedEdit(edit: ListingEdit): ListingEdit {
+  return {
+    ...(edit.price !== undefined ? { price: edit.price } : {}),
+    ...(edit.mileage !== undefined ? { mileage: edit.mileage } : {}),
+    ...(edit.condition !== undefined ? { condition: edit.condition } : {}),
+    ...(edit.location !== undefined ? { location: trimmed(edit.location) } : {}),
+    ...(edit.description !== undefined ? { description: trimmed(edit.description) } : {}),
+    ...(edit.features !== undefined ? { features: edit.features.map(trimmed) } : {}),
+  };
+}

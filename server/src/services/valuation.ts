@@ -1,0 +1,176 @@
+import { and, between, eq, ne, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../../db/client.ts';
+import type { JobRunner } from '../jobs/job-runner.ts';
+import type { EventBus } from '../lib/events.ts';
+import { cars, orders } from '../../../db/schema/index.ts';
+
+/**
+ * Market value from comparable cars: the same make and model, a model year within two of the
+ * car's, listed now or sold here. Each comparable's price is adjusted to the car's own year and
+ * mileage; the estimate is their median and the range their middle half. Below three
+ * comparables there is no estimate: the listing then shows no price label rather than a guess.
+ */
+
+export const COMPARABLE_YEAR_SPAN = 2;
+export const MIN_COMPARABLES = 3;
+/** The closest comparables used, at most. */
+export const MAX_COMPARABLES = 25;
+/** Value change per model year of difference. */
+export const YEAR_ADJUSTMENT = 0.05;
+/** Value change per 1,000 miles of difference. */
+export const MILEAGE_ADJUSTMENT_PER_1000 = 0.005;
+/** No comparable is moved by more than this share of its price by the mileage adjustment. */
+export const MAX_MILEAGE_ADJUSTMENT = 0.3;
+
+export interface Comparable {
+  carId: number;
+  year: number;
+  mileage: number;
+  /** The asking price of a listing, or what a sale closed at. */
+  price: number;
+  source: 'listing' | 'sale';
+}
+
+export interface AdjustedComparable extends Comparable {
+  /** The price this comparable suggests for the car being valued. */
+  adjustedPrice: number;
+}
+
+export interface Valuation {
+  estimate: number;
+  low: number;
+  high: number;
+  comparables: AdjustedComparable[];
+}
+
+const roundTo100 = (n: number) => Math.round(n / 100) * 100;
+
+/** The price `comparable` suggests for a car of `subject`'s year and mileage. */
+export function adjustPrice(subject: { year: number; mileage: number }, comparable: Comparable): number {
+  const yearFactor = 1 + YEAR_ADJUSTMENT * (subject.year - comparable.year);
+  const rawMileage = MILEAGE_ADJUSTMENT_PER_1000 * ((comparable.mileage - subject.mileage) / 1_000);
+  const mileageFactor = 1 + Math.max(-MAX_MILEAGE_ADJUSTMENT, Math.min(MAX_MILEAGE_ADJUSTMENT, rawMileage));
+  return Math.round(comparable.price * yearFactor * mileageFactor);
+}
+
+/** The value at `fraction` (0..1) of sorted `values`, interpolated between neighbours. */
+function quantile(sorted: number[], fraction: number): number {
+  const position = (sorted.length - 1) * fraction;
+  const below = Math.floor(position);
+  const above = Math.ceil(position);
+  return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below);
+}
+
+/** The estimate for `subject` from `comparables` (closest first are kept), or null below three. */
+export function estimateMarketValue(subject: { year: number; mileage: number }, comparables: Comparable[]): Valuation | null {
+  const closest = [...comparables]
+    .sort((a, b) => Math.abs(a.year - subject.year) - Math.abs(b.year - subject.year) || Math.abs(a.mileage - subject.mileage) - Math.abs(b.mileage - subject.mileage) || a.carId - b.carId)
+    .slice(0, MAX_COMPARABLES);
+  if (closest.length < MIN_COMPARABLES) return null;
+  const adjusted = closest.map((c) => ({ ...c, adjustedPrice: adjustPrice(subject, c) }));
+  const prices = adjusted.map((c) => c.adjustedPrice).sort((a, b) => a - b);
+  return {
+    estimate: roundTo100(quantile(prices, 0.5)),
+    low: roundTo100(quantile(prices, 0.25)),
+    high: roundTo100(quantile(prices, 0.75)),
+    comparables: adjusted,
+  };
+}
+
+/** Listings live now and sales completed here, of the same make and model within two model years. */
+export async function findComparables(executor: Executor, car: { id: number; searchText: string; year: number }): Promise<Comparable[]> {
+  const sameModel = and(
+    eq(cars.searchText, car.searchText),
+    between(cars.year, car.year - COMPARABLE_YEAR_SPAN, car.year + COMPARABLE_YEAR_SPAN),
+    ne(cars.id, car.id),
+  );
+  const [listings, sales] = await Promise.all([
+    executor
+      .select({ carId: cars.id, year: cars.year, mileage: cars.mileage, price: cars.price })
+      .from(cars)
+      .where(and(sameModel, eq(cars.status, 'active'))),
+    executor
+      .select({ carId: cars.id, year: cars.year, mileage: cars.mileage, price: orders.amount })
+      .from(orders)
+      .innerJoin(cars, eq(cars.id, orders.carId))
+      .where(and(sameModel, eq(orders.status, 'released'))),
+  ]);
+  return [...listings.map((c) => ({ ...c, source: 'listing' as const })), ...sales.map((c) => ({ ...c, source: 'sale' as const }))];
+}
+
+/** The car's valuation from the comparables there are now (null below three). */
+export async function valueCar(executor: Executor, carId: number): Promise<{ car: typeof cars.$inferSelect; valuation: Valuation | null } | null> {
+  const [car] = await executor.select().from(cars).where(eq(cars.id, carId));
+  if (!car) return null;
+  return { car, valuation: estimateMarketValue(car, await findComparables(executor, car)) };
+}
+
+/**
+ * Stores fresh estimates for every car whose comparables include a car of this model and year:
+ * the same model within two years. A reference value (the sample catalogue's) stays until
+ * there are enough comparables to estimate.
+ */
+export async function refreshMarketValues(executor: Executor, around: { searchText: string; year: number }): Promise<number> {
+  const affected = await executor
+    .select({ id: cars.id })
+    .from(cars)
+    .where(
+      and(
+        eq(cars.searchText, around.searchText),
+        between(cars.year, around.year - COMPARABLE_YEAR_SPAN, around.year + COMPARABLE_YEAR_SPAN),
+        sql`${cars.status} in ('draft', 'active', 'pending')`,
+      ),
+    );
+  for (const { id } of affected) {
+    const valued = await valueCar(executor, id);
+    if (!valued) continue;
+    const { car, valuation } = valued;
+    const next = valuation
+      ? { marketValue: valuation.estimate, marketValueBasis: 'comparables' as const }
+      : car.marketValueBasis === 'reference'
+        ? null
+        : { marketValue: null, marketValueBasis: null };
+    if (next && (next.marketValue !== car.marketValue || next.marketValueBasis !== car.marketValueBasis)) {
+      await executor.update(cars).set(next).where(eq(cars.id, id));
+    }
+  }
+  return affected.length;
+}
+
+declare module '../jobs/job-runner.ts' {
+  interface JobPayloads {
+    /** A car was listed, changed, withdrawn or sold: values of its model around its year move. */
+    'valuation.refresh': { carId: number };
+  }
+}
+
+/**
+ * Keeps stored market values current. A change that alters comparables queues a refresh in its
+ * own transaction; the job recomputes every car of that model within two model years.
+ */
+export class MarketValues {
+  constructor(
+    private readonly db: Database,
+    private readonly jobs: JobRunner,
+    private readonly events: EventBus,
+  ) {
+    jobs.define({ name: 'valuation.refresh', handle: ({ carId }) => this.refreshAround(carId) });
+  }
+
+  /** In the transaction of the change: refresh the values around `carId` once it commits. */
+  async refreshLater(tx: Executor, carId: number): Promise<void> {
+    await this.jobs.enqueue(tx, 'valuation.refresh', { carId });
+  }
+
+  /** After that transaction committed: run the refresh now rather than at the next poll. */
+  wake(): void {
+    this.jobs.wake('valuation.refresh');
+  }
+
+  async refreshAround(carId: number): Promise<void> {
+    const [car] = await this.db.select({ searchText: cars.searchText, year: cars.year }).from(cars).where(eq(cars.id, carId));
+    if (!car) return;
+    await this.db.transaction((tx) => refreshMarketValues(tx, car));
+    this.events.publish('listing.changed', { carId });
+  }
+}
