@@ -190,7 +190,10 @@ export class ListingsService {
       gallery: { webp: url('gallery', 'webp'), jpeg: url('gallery', 'jpeg') },
     };
     try {
-      await Promise.all(files.map((f) => this.deps.storage.put(f.key, f.body, f.contentType)));
+      // Every write settles before a failure is handled, so none lands after the clean-up.
+      const stored = await Promise.allSettled(files.map((f) => this.deps.storage.put(f.key, f.body, f.contentType)));
+      const failed = stored.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
       const images = await this.db.transaction(async (tx) => {
         const car = await this.lockOwnCar(tx, userId, carId);
         assertEditable(car);

@@ -50,7 +50,8 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
   if (!sniffImageFormat(input)) throw unsupportedImage();
   let metadata;
   try {
-    metadata = await sharp(input).metadata();
+    // The header only: its pixel count is checked below, before anything is decoded.
+    metadata = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
     throw new AppError(400, 'INVALID_IMAGE', 'This image could not be read. Try another file.');
   }

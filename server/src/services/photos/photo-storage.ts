@@ -24,13 +24,18 @@ export class LocalPhotoStorage implements PhotoStorage {
     this.root = resolve(dataDir, 'photos');
   }
 
-  async put(key: string, body: Buffer): Promise<void> {
+  async put(key: string, body: Buffer, _contentType?: string): Promise<void> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
     // Written aside and renamed, so a reader never sees half a file.
     const partial = `${path}.${randomBytes(4).toString('hex')}.partial`;
-    await writeFile(partial, body);
-    await rename(partial, path);
+    try {
+      await writeFile(partial, body);
+      await rename(partial, path);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
   }
 
   async remove(keys: string[]): Promise<void> {
