@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { S3Settings } from './services/photos/photo-storage.ts';
 
@@ -34,6 +35,8 @@ export interface AppConfig {
   jobs: JobsConfig;
   /** Where listing photos are stored: an S3-compatible bucket, or (null) `DATA_DIR/photos`. */
   photoBucket: S3Settings | null;
+  /** Photo conversions one process runs at once. */
+  photoConcurrency: number;
 }
 
 export interface EscrowConfig {
@@ -173,6 +176,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const escrow: EscrowConfig = { daySeconds: integer('ESCROW_DAY_SECONDS', 86_400, 1, 86_400 * 30) };
   const jobs: JobsConfig = { pollSeconds: decimal('JOB_POLL_SECONDS', 1, 0.5, 60) };
   const photoBucket = bucketSettings();
+  // One core stays free for the event loop.
+  const photoConcurrency = integer('PHOTO_CONCURRENCY', Math.max(1, availableParallelism() - 1), 1, 64);
   const rateLimits: RateLimitConfig = {
     loginPerAddressPerHour: integer('RATE_LIMIT_LOGIN_PER_IP', 100, 1, 1_000_000),
     registerPerAddressPerHour: integer('RATE_LIMIT_REGISTER_PER_IP', 30, 1, 1_000_000),
@@ -212,6 +217,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     escrow,
     jobs,
     photoBucket,
+    photoConcurrency,
   };
 }
 

@@ -10,6 +10,7 @@ import { IdempotencyKeys } from '../services/idempotency.ts';
 import { MarketValues } from '../services/valuation.ts';
 import { ListingsService } from '../services/listings.ts';
 import { createPhotoStorage, type PhotoStorage } from '../services/photos/photo-storage.ts';
+import { PhotoProcessor } from '../services/photos/photo-processing.ts';
 import { TestimonialsService } from '../services/testimonials.ts';
 import { SupportService } from '../services/support.ts';
 import { WatchlistService } from '../services/watchlist.ts';
@@ -44,6 +45,7 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       orders,
       marketValues,
       storage: photoStorage,
+      photos: new PhotoProcessor(app.config.photoConcurrency),
       idempotency,
       viewers: app.viewerCounts,
       log: app.log.child({ module: 'listings' }),

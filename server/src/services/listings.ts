@@ -13,7 +13,7 @@ import { carTitle } from './chat.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from './idempotency.ts';
 import type { NotificationsService } from './notifications.ts';
 import { OrderChanges, type OrdersService } from './orders/orders-service.ts';
-import { processPhoto } from './photos/photo-processing.ts';
+import type { PhotoProcessor } from './photos/photo-processing.ts';
 import { newPhotoKey, type PhotoStorage } from './photos/photo-storage.ts';
 import { estimateMarketValue, findComparables, type MarketValues } from './valuation.ts';
 
@@ -49,6 +49,7 @@ export interface ListingsServiceDeps {
   orders: OrdersService;
   marketValues: MarketValues;
   storage: PhotoStorage;
+  photos: PhotoProcessor;
   idempotency: IdempotencyKeys;
   viewers?: ViewerCounts;
   log: FastifyBaseLogger;
@@ -174,7 +175,7 @@ export class ListingsService {
     assertEditable(current.car);
     assertRoomForPhoto(current.car);
 
-    const processed = await processPhoto(file);
+    const processed = await this.deps.photos.process(file);
     const base = newPhotoKey(carId);
     const files = (['card', 'gallery'] as const).flatMap((size) =>
       (['webp', 'jpeg'] as const).map((format) => ({ size, format, key: `${base}/${size}.${processed.files[size][format].extension}`, ...processed.files[size][format] })),

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { AppError } from '../../lib/errors.ts';
 
 /** Largest photo file accepted. */
@@ -38,6 +38,30 @@ export interface ProcessedPhoto {
   files: Record<PhotoSize, { webp: EncodedImage; jpeg: EncodedImage }>;
 }
 
+/**
+ * Runs at most `concurrency` photo conversions at once in this process; the rest wait their
+ * turn. libvips works on its own threads, but on a small machine every conversion running at
+ * once would leave the event loop no core of its own: by default one core is kept for it.
+ */
+export class PhotoProcessor {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly concurrency: number) {}
+
+  async process(input: Buffer): Promise<ProcessedPhoto> {
+    if (!sniffImageFormat(input)) throw unsupportedImage();
+    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running += 1;
+    try {
+      return await processPhoto(input);
+    } finally {
+      this.running -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
 export const unsupportedImage = () =>
   new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Photos must be JPEG, PNG or WebP images');
 
@@ -62,23 +86,22 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
   if (width < 1 || height < 1) throw new AppError(400, 'INVALID_IMAGE', 'This image could not be read. Try another file.');
 
   try {
-    const source = sharp(input, { limitInputPixels: MAX_PHOTO_PIXELS, failOn: 'error', sequentialRead: true }).rotate();
-    const encode = async (size: PhotoSize) => {
-      const resized = source.clone().resize({ width: PHOTO_SIZES[size], height: PHOTO_SIZES[size], fit: 'inside', withoutEnlargement: true });
-      const [webp, jpeg] = await Promise.all([
-        resized.clone().webp({ quality: 78, effort: 4 }).toBuffer({ resolveWithObject: true }),
-        resized.clone().jpeg({ quality: 80, mozjpeg: true }).toBuffer({ resolveWithObject: true }),
-      ]);
-      return {
-        info: webp.info,
-        files: {
-          webp: { body: webp.data, contentType: 'image/webp' as const, extension: 'webp' as const },
-          jpeg: { body: jpeg.data, contentType: 'image/jpeg' as const, extension: 'jpg' as const },
-        },
-      };
-    };
-    const [card, gallery] = await Promise.all([encode('card'), encode('gallery')]);
-    return { width: gallery.info.width, height: gallery.info.height, files: { card: card.files, gallery: gallery.files } };
+    // Decoded once, at gallery size (JPEG decodes at a fraction of its size when it can), then
+    // every file is encoded from those pixels.
+    const gallery = await sharp(input, { limitInputPixels: MAX_PHOTO_PIXELS, failOn: 'error', sequentialRead: true })
+      .rotate()
+      .resize({ width: PHOTO_SIZES.gallery, height: PHOTO_SIZES.gallery, fit: 'inside', withoutEnlargement: true })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const raw = { raw: { width: gallery.info.width, height: gallery.info.height, channels: gallery.info.channels } };
+    const encode = async (pixels: Sharp) => ({
+      webp: { body: await pixels.clone().webp({ quality: 78, effort: 4 }).toBuffer(), contentType: 'image/webp' as const, extension: 'webp' as const },
+      jpeg: { body: await pixels.clone().jpeg({ quality: 80, mozjpeg: true }).toBuffer(), contentType: 'image/jpeg' as const, extension: 'jpg' as const },
+    });
+    const galleryFiles = await encode(sharp(gallery.data, raw));
+    const cardFiles = await encode(sharp(gallery.data, raw).resize({ width: PHOTO_SIZES.card, height: PHOTO_SIZES.card, fit: 'inside', withoutEnlargement: true }));
+    return { width: gallery.info.width, height: gallery.info.height, files: { card: cardFiles, gallery: galleryFiles } };
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError(400, 'INVALID_IMAGE', 'This image could not be read. Try another file.');
