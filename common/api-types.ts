@@ -1,3 +1,4 @@
+import type { AuctionOutcome } from './auction-rules.ts';
 import type { OrderActor, OrderStatus } from './order-lifecycle.ts';
 
 /**
@@ -23,6 +24,21 @@ export interface CarListItem {
   current_bids: number;
   /** Live number of viewers in the car's room. */
   viewing_count: number;
+  /** Null for a fixed-price listing. */
+  auction: AuctionSummary | null;
+}
+
+/** A timed auction as every visitor sees it (the reserve itself stays the seller's). */
+export interface AuctionSummary {
+  /** When bidding closes; bids near the end move it later (soft close). */
+  endsAt: string;
+  /** True when the highest bid meets the reserve, or when there is no reserve. */
+  reserveMet: boolean;
+  ended: boolean;
+  /** Extension: whether the seller set a reserve. */
+  hasReserve: boolean;
+  /** Extension: how many late bids moved the end. */
+  extensions: number;
 }
 
 export interface Pagination {
@@ -58,9 +74,22 @@ export interface CarPhoto {
   gallery: { webp: string; jpeg: string };
 }
 
+/** The auction on the car page: the summary, and once it has ended, how it ended. */
+export interface AuctionDetail extends AuctionSummary {
+  outcome: AuctionOutcome | null;
+  /** Only for the seller: the reserve they set. */
+  reservePrice?: number | null;
+  /** Reserve not met: until when the seller may still accept the highest bid. */
+  acceptUntil: string | null;
+}
+
 /** `GET /api/cars/:id` (camelCase). */
 export interface CarDetail {
   status: CarStatus;
+  /** Null for a fixed-price listing. */
+  auction: AuctionDetail | null;
+  /** The server's clock when it answered, so countdowns can correct for the viewer's clock. */
+  serverTime: string;
   id: number;
   make: string;
   model: string;
@@ -110,10 +139,10 @@ export interface Bid {
   timestamp: string;
 }
 
-/** `POST /api/bids` success. */
+/** `POST /api/bids` success. `endsAt` (extension): the auction's end after this bid, null when not an auction. */
 export interface PlacedBid {
   bid: Bid;
-  car: { id: number; currentBids: number; highestBid: number };
+  car: { id: number; currentBids: number; highestBid: number; endsAt: string | null };
 }
 
 /** One movement of an order's money out of escrow (payout to the seller, or refund to the buyer). */

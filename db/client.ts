@@ -240,3 +240,9 @@ function toDriverValue(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || value instanceof Date || Array.isArray(value) || value instanceof Uint8Array) return value;
   return JSON.stringify(value);
 }
+
+/** The database's clock right now (not the transaction's start): the one clock every process agrees on. */
+export async function databaseNow(executor: Executor): Promise<Date> {
+  const [row] = rowsOf(await executor.execute(sql`select clock_timestamp() as now`));
+  return new Date(row!.now as string | Date);
+}

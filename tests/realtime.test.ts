@@ -190,7 +190,7 @@ describe('bids', () => {
     expect(first.statusCode).toBe(201);
     expect(first.json().data).toEqual({
       bid: { id: expect.any(Number), carId, userId: alice.id, userName: 'Alice', amount: opening, timestamp: expect.any(String) },
-      car: { id: carId, currentBids: 1, highestBid: opening },
+      car: { id: carId, currentBids: 1, highestBid: opening, endsAt: null },
     });
     expect(await sellerNotified).toMatchObject({ type: 'bid', carId });
 

@@ -12,6 +12,7 @@ import {
   timestamp,
 } from 'drizzle-orm/pg-core';
 import { CAR_STATUSES, type CarPhoto, type CarStatus } from '../../common/api-types.ts';
+import { AUCTION_OUTCOMES, type AuctionOutcome } from '../../common/auction-rules.ts';
 import { users } from './users.ts';
 
 export const sellers = pgTable(
@@ -84,6 +85,15 @@ export const cars = pgTable(
     /** make and model, lower-cased with accents removed: what search matches against. */
     searchText: text().notNull(),
     status: text().$type<CarStatus>().notNull().default('active'),
+    /** Set for a timed auction: when bidding closes (moved later by bids near the end). */
+    auctionEndsAt: timestamp({ withTimezone: true }),
+    /** The lowest winning bid; never shown to anyone but the seller. */
+    auctionReservePrice: integer(),
+    /** Bids that moved the end (soft close). */
+    auctionExtensions: integer().notNull().default(0),
+    auctionClosedAt: timestamp({ withTimezone: true }),
+    auctionOutcome: text().$type<AuctionOutcome>(),
+    auctionReminderSentAt: timestamp({ withTimezone: true }),
     /** Maintained by the bid transaction, together with highestBid. */
     currentBids: integer().notNull().default(0),
     highestBid: integer(),
@@ -100,6 +110,12 @@ export const cars = pgTable(
     check('cars_condition', sql`${t.condition} in (${quoted(CAR_CONDITIONS)})`),
     check('cars_body_style', sql`${t.bodyStyle} in (${quoted(CAR_BODY_STYLES)})`),
     check('cars_status', sql`${t.status} in (${quoted(CAR_STATUSES)})`),
+    check(
+      'cars_auction_consistent',
+      sql`(${t.auctionEndsAt} is not null or (${t.auctionReservePrice} is null and ${t.auctionClosedAt} is null and ${t.auctionExtensions} = 0)) and (${t.auctionClosedAt} is null) = (${t.auctionOutcome} is null)`,
+    ),
+    check('cars_auction_reserve_positive', sql`${t.auctionReservePrice} is null or ${t.auctionReservePrice} > 0`),
+    check('cars_auction_outcome', sql`${t.auctionOutcome} is null or ${t.auctionOutcome} in (${quoted(AUCTION_OUTCOMES)})`),
     check('cars_bids_consistent', sql`${t.currentBids} >= 0 and (${t.currentBids} = 0) = (${t.highestBid} is null)`),
     index('cars_seller_idx').on(t.sellerId),
     // Listing indexes cover only listed cars (the listing always filters on status), which also
@@ -111,6 +127,7 @@ export const cars = pgTable(
     index('cars_popular_idx').on(t.currentBids, t.createdAt, t.id).where(listed),
     index('cars_body_style_price_idx').on(t.bodyStyle, t.price, t.id).where(listed),
     index('cars_body_style_year_idx').on(t.bodyStyle, t.year, t.id).where(listed),
+    index('cars_auction_ends_idx').on(t.auctionEndsAt, t.id).where(sql`${listed} and ${t.auctionEndsAt} is not null`),
     index('cars_below_market_price_idx').on(t.price, t.id).where(sql`${listed} and ${t.price} < ${t.marketValue}`),
     index('cars_below_market_year_idx').on(t.year, t.id).where(sql`${listed} and ${t.price} < ${t.marketValue}`),
   ],

@@ -14,13 +14,10 @@ export const bids = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     amount: integer().notNull(),
-    /** Client-chosen key; a repeat from the same user returns the first result. */
-    idempotencyKey: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('bids_amount_range', sql`${t.amount} between 1 and 100000000`),
-    unique('bids_user_idempotency_key').on(t.userId, t.idempotencyKey),
     // A car's accepted bids strictly increase, so no two can share an amount.
     unique('bids_car_amount').on(t.carId, t.amount),
     index('bids_car_created_idx').on(t.carId, t.createdAt.desc()),

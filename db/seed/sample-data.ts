@@ -36,6 +36,11 @@ export interface SampleCar {
   features: string[];
   views: CarView[];
   listedDaysAgo: number;
+  /**
+   * Sold at a timed auction ending this long after the catalogue is seeded; `price` is then the
+   * starting bid. The first ends soon after a fresh start, so its close can be watched.
+   */
+  auction?: { endsInMinutes: number; reservePrice?: number };
 }
 
 export interface SampleReview {
@@ -226,6 +231,7 @@ export const SAMPLE_CARS: SampleCar[] = [
     ],
     views: ['side', 'front', 'rear'],
     listedDaysAgo: 21,
+    auction: { endsInMinutes: 20 },
   },
   {
     key: 'audi-r8-v10-performance-2020',
@@ -260,7 +266,7 @@ export const SAMPLE_CARS: SampleCar[] = [
     make: 'Aston Martin',
     model: 'DBS Superleggera',
     year: 2021,
-    price: 274500,
+    price: 215000,
     marketValue: 262000,
     mileage: 6700,
     condition: 'Like New',
@@ -280,6 +286,7 @@ export const SAMPLE_CARS: SampleCar[] = [
     ],
     views: ['side', 'front', 'rear', 'interior'],
     listedDaysAgo: 15,
+    auction: { endsInMinutes: 120, reservePrice: 265_000 },
   },
   {
     key: 'bmw-m8-competition-2022',
@@ -342,7 +349,7 @@ export const SAMPLE_CARS: SampleCar[] = [
     make: 'Rolls-Royce',
     model: 'Cullinan',
     year: 2023,
-    price: 398000,
+    price: 320000,
     marketValue: 412000,
     mileage: 2800,
     condition: 'Like New',
@@ -363,6 +370,7 @@ export const SAMPLE_CARS: SampleCar[] = [
     ],
     views: ['side', 'front', 'rear', 'interior'],
     listedDaysAgo: 2,
+    auction: { endsInMinutes: 3 * 24 * 60, reservePrice: 385_000 },
   },
   {
     key: 'mercedes-amg-g63-2023',

@@ -97,6 +97,8 @@ async function insertSampleData(tx: Executor, now: Date, sellerPasswordHash: str
           features: c.features,
           images: c.views.map((view) => carImagePath(c.bodyStyle, c.colorHex, view)),
           searchText: carSearchText(c),
+          auctionEndsAt: c.auction ? new Date(now.getTime() + c.auction.endsInMinutes * 60_000) : null,
+          auctionReservePrice: c.auction?.reservePrice ?? null,
           createdAt: listedAt,
           updatedAt: listedAt,
         };

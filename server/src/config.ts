@@ -32,6 +32,7 @@ export interface AppConfig {
   listingCacheSeconds: number;
   metrics: { enabled: boolean; token: string | null };
   escrow: EscrowConfig;
+  auctions: AuctionConfig;
   jobs: JobsConfig;
   /** Where listing photos are stored: an S3-compatible bucket, or (null) `DATA_DIR/photos`. */
   photoBucket: S3Settings | null;
@@ -42,6 +43,13 @@ export interface AppConfig {
 export interface EscrowConfig {
   /** Length of one escrow day in seconds; every escrow period is counted in these days. */
   daySeconds: number;
+}
+
+export interface AuctionConfig {
+  /** The shortest auction a seller may start, in seconds. */
+  minSeconds: number;
+  /** Soft close: a bid this close to the end moves the end this far past the bid. */
+  extensionSeconds: number;
 }
 
 export interface JobsConfig {
@@ -175,6 +183,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const metrics = { enabled: flag('METRICS', true), token: text('METRICS_TOKEN') ?? null };
   const escrow: EscrowConfig = { daySeconds: integer('ESCROW_DAY_SECONDS', 86_400, 1, 86_400 * 30) };
   const jobs: JobsConfig = { pollSeconds: decimal('JOB_POLL_SECONDS', 1, 0.5, 60) };
+  const auctions: AuctionConfig = {
+    minSeconds: integer('AUCTION_MIN_SECONDS', 86_400, 1, 86_400 * 30),
+    extensionSeconds: integer('AUCTION_EXTENSION_SECONDS', 120, 1, 3_600),
+  };
   const photoBucket = bucketSettings();
   // One core stays free for the event loop.
   const photoConcurrency = integer('PHOTO_CONCURRENCY', Math.max(1, availableParallelism() - 1), 1, 64);
@@ -215,6 +227,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     listingCacheSeconds,
     metrics,
     escrow,
+    auctions,
     jobs,
     photoBucket,
     photoConcurrency,

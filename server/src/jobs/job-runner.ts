@@ -23,11 +23,15 @@ export interface JobDefinition<K extends JobName> {
   expireInSeconds?: number;
   /** Jobs of this queue one process runs at the same time. */
   concurrency?: number;
+  /** `short`: one waiting job per singleton key (enqueueing it again while one waits adds nothing). */
+  policy?: 'standard' | 'short';
 }
 
 export interface EnqueueOptions {
   /** When the job becomes due; a time read from the database's clock. Default: now. */
   startAfter?: Date;
+  /** With a `short` queue: at most one waiting job per key. */
+  singletonKey?: string;
 }
 
 export interface JobRunnerOptions {
@@ -86,6 +90,7 @@ export class JobRunner {
         const retry = definition.retry ?? DEFAULT_RETRY;
         const queue = {
           name: definition.name,
+          policy: definition.policy ?? 'standard',
           retryLimit: retry.limit,
           retryDelay: retry.delaySeconds,
           retryBackoff: retry.backoff,
@@ -133,10 +138,12 @@ export class JobRunner {
     const id = await this.boss.send(name, payload as object, {
       db: sqlRunnerFor(executor),
       ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
     });
-    // pg-boss answers null when nothing was inserted (an unknown queue): never lose a job silently.
-    if (!id) throw new Error(`job ${name} was not queued`);
-    return id;
+    // pg-boss answers null when nothing was inserted: fine when an equal job already waits, but
+    // never lose a job silently otherwise (an unknown queue).
+    if (!id && !options.singletonKey) throw new Error(`job ${name} was not queued`);
+    return id ?? '';
   }
 
   /** Asks this process's worker for `name` to look for due jobs now instead of at its next poll. */

@@ -3,6 +3,7 @@ import type { Bid } from '../services/bids.ts';
 import type { ChatMessage } from '../services/chat.ts';
 import type { Notification } from '../services/notifications.ts';
 import type { CarStatus, OrderWithEvents } from '../../../common/api-types.ts';
+import type { AuctionResult } from '../services/auctions.ts';
 
 /**
  * Domain events, published by services after their transaction has committed. The real-time
@@ -12,7 +13,8 @@ export interface DomainEvents {
   /** A session ended (logout, reuse of a spent refresh token, password reset). */
   'session.revoked': { sessionId: string; userId: number; reason: string };
   'chat.posted': { message: ChatMessage };
-  'bid.placed': { carId: number; bid: Bid; currentBids: number; highestBid: number };
+  /** `endsAt`: the auction's end after this bid (null for a fixed-price listing). */
+  'bid.placed': { carId: number; bid: Bid; currentBids: number; highestBid: number; endsAt: string | null };
   'notification.created': { userId: number; notification: Notification; unreadCount: number };
   'notifications.read': { userId: number; unreadCount: number };
   /** An order changed (status, shipment, payout): both parties' screens follow it. */
@@ -21,6 +23,8 @@ export interface DomainEvents {
   'car.status': { carId: number; status: CarStatus };
   /** A listing was created or changed (details, price, photos, market value). */
   'listing.changed': { carId: number };
+  /** An auction closed: how it ended, for the car's viewers. */
+  'auction.ended': AuctionResult;
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -9,6 +9,7 @@ import { SimulatedBank, type PaymentProvider } from '../services/orders/payment-
 import { IdempotencyKeys } from '../services/idempotency.ts';
 import { MarketValues } from '../services/valuation.ts';
 import { ListingsService } from '../services/listings.ts';
+import { AuctionsService } from '../services/auctions.ts';
 import { createPhotoStorage, type PhotoStorage } from '../services/photos/photo-storage.ts';
 import { PhotoProcessor } from '../services/photos/photo-processing.ts';
 import { TestimonialsService } from '../services/testimonials.ts';
@@ -20,7 +21,7 @@ import { DashboardService } from '../services/dashboard.ts';
 export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStorage }>(
   async function services(app: FastifyInstance, options) {
     const notifications = new NotificationsService(app.db, app.events);
-    const cars = new CarsService(app.db, app.viewerCounts, { listingCacheMs: app.config.listingCacheSeconds * 1000 });
+    const cars = new CarsService(app.db, app.viewerCounts, { listingCacheMs: app.config.listingCacheSeconds * 1000, escrowDaySeconds: app.config.escrow.daySeconds });
     const idempotency = new IdempotencyKeys(app.db);
     const marketValues = new MarketValues(app.db, app.jobs, app.events);
     const orders = new OrdersService({
@@ -36,6 +37,15 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       escrowDaySeconds: app.config.escrow.daySeconds,
       appUrl: app.config.appUrl,
     });
+    const auctions = new AuctionsService({
+      db: app.db,
+      jobs: app.jobs,
+      events: app.events,
+      notifications,
+      orders,
+      log: app.log.child({ module: 'auctions' }),
+      minSeconds: app.config.auctions.minSeconds,
+    });
     const photoStorage = options.photoStorage ?? createPhotoStorage({ dataDir: app.config.dataDir, s3: app.config.photoBucket });
     const listings = new ListingsService({
       db: app.db,
@@ -43,12 +53,14 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       events: app.events,
       notifications,
       orders,
+      auctions,
       marketValues,
       storage: photoStorage,
       photos: new PhotoProcessor(app.config.photoConcurrency),
       idempotency,
       viewers: app.viewerCounts,
       log: app.log.child({ module: 'listings' }),
+      escrowDaySeconds: app.config.escrow.daySeconds,
     });
     const unsubscribe = [
       app.events.subscribe('bid.placed', () => cars.bidPlaced()),
@@ -57,19 +69,22 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       app.events.subscribe('listing.changed', () => cars.clearListingCache()),
     ];
     app.addHook('onClose', async () => unsubscribe.forEach((off) => off()));
-    // Deadlines that passed while no process ran (or before the job queue existed).
+    // Deadlines that passed while no process ran (or before the job queue existed), and the
+    // close of every live auction (the sample catalogue's included).
     app.addHook('onReady', async () => {
       const caughtUp = await orders.sweepOverdue();
       if (caughtUp > 0) app.log.info({ orders: caughtUp }, 'caught up on overdue escrow deadlines');
+      await auctions.sweep();
     });
     app.decorate('services', {
       cars,
       notifications,
       idempotency,
       chat: new ChatService(app.db, app.events, notifications),
-      bids: new BidsService(app.db, app.events, notifications),
+      bids: new BidsService(app.db, app.events, notifications, idempotency, { auctionExtensionSeconds: app.config.auctions.extensionSeconds }),
       orders,
       listings,
+      auctions,
       photoStorage,
       testimonials: new TestimonialsService(app.db),
       support: new SupportService(app.db, app.mailer),
@@ -88,6 +103,7 @@ export interface Services {
   bids: BidsService;
   orders: OrdersService;
   listings: ListingsService;
+  auctions: AuctionsService;
   photoStorage: PhotoStorage;
   testimonials: TestimonialsService;
   support: SupportService;

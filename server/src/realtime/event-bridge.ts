@@ -43,7 +43,7 @@ export default fp(
         timer();
         io.to(carSummaryRoom(event.carId)).emit(
           'car:summary',
-          stamped('car:summary', { carId: event.carId, currentBids: event.currentBids, highestBid: event.highestBid }),
+          stamped('car:summary', { carId: event.carId, currentBids: event.currentBids, highestBid: event.highestBid, endsAt: event.endsAt }),
         );
         toCarFeed(event.carId, 'bid:placed', payload);
       }),
@@ -55,6 +55,11 @@ export default fp(
       }),
       events.subscribe('order.updated', ({ order, userIds }) => {
         io.to(userIds.map(userRoom)).emit('order:updated', stamped('order:updated', { order }));
+      }),
+      events.subscribe('auction.ended', (result) => {
+        const payload = stamped('auction:ended', result);
+        io.to([carRoom(result.carId), carSummaryRoom(result.carId)]).emit('auction:ended', payload);
+        toCarFeed(result.carId, 'auction:ended', payload);
       }),
       events.subscribe('car.status', ({ carId, status }) => {
         const payload = stamped('car:status', { carId, status });

@@ -15,6 +15,7 @@ import { EventThrottle } from './throttle.ts';
 import { parseCarPayload, parseWatchPayload } from './validation.ts';
 import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
 import type { CarStatus, OrderWithEvents } from '../../../common/api-types.ts';
+import type { AuctionResult } from '../services/auctions.ts';
 
 
 export type Ack<T> = (response: { ok: true; data: T } | { ok: false; error: string; code: string }) => void;
@@ -24,14 +25,15 @@ type Stamped<T> = T & { emittedAt: number };
 
 export interface ServerToClientEvents {
   'chat:message': (message: Stamped<ChatMessage>) => void;
-  'bid:placed': (event: Stamped<{ carId: number; bid: Bid; currentBids: number; highestBid: number }>) => void;
+  'bid:placed': (event: Stamped<{ carId: number; bid: Bid; currentBids: number; highestBid: number; endsAt: string | null }>) => void;
   'car:viewers': (event: Stamped<{ carId: number; count: number }>) => void;
-  'car:summary': (event: Stamped<{ carId: number; currentBids?: number; highestBid?: number | null; viewers?: number }>) => void;
+  'car:summary': (event: Stamped<{ carId: number; currentBids?: number; highestBid?: number | null; endsAt?: string | null; viewers?: number }>) => void;
   'notification:new': (notification: Stamped<Notification>) => void;
   'notification:unread': (event: Stamped<{ unreadCount: number }>) => void;
   'session:revoked': (event: Record<string, never>) => void;
   'order:updated': (event: Stamped<{ order: OrderWithEvents }>) => void;
   'car:status': (event: Stamped<{ carId: number; status: CarStatus }>) => void;
+  'auction:ended': (event: Stamped<AuctionResult>) => void;
 }
 
 export interface ClientToServerEvents {

@@ -1,7 +1,9 @@
-import { and, count, desc, eq, lte, sql } from 'drizzle-orm';
-import type { Database } from '../../../db/client.ts';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { databaseNow, type Database } from '../../../db/client.ts';
 import { bids, cars, chatMessages, sellers, users } from '../../../db/schema/index.ts';
 import { minimumBid } from '../../../common/bid-rules.ts';
+import { AUCTION_BID_LIMIT, endAfterBid } from '../../../common/auction-rules.ts';
+import type { IdempotencyClaim, IdempotencyKeys } from './idempotency.ts';
 import { conflict, forbidden, notFound } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import { carTitle, toChatMessage, type ChatMessage } from './chat.ts';
@@ -24,29 +26,31 @@ export interface CarSummary {
 const HISTORY_LIMIT = 200;
 const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
 
-/** Thrown inside the transaction when a concurrent request with the same key won; rolls it back. */
-class DuplicateIdempotencyKey extends Error {}
+export interface BidsServiceOptions {
+  /** Soft close: a bid this close to an auction's end moves the end this far past the bid. */
+  auctionExtensionSeconds: number;
+}
 
 export class BidsService {
   constructor(
     private readonly db: Database,
     private readonly events: EventBus,
     private readonly notifications: NotificationsService,
+    private readonly idempotency: IdempotencyKeys,
+    private readonly options: BidsServiceOptions,
   ) {}
 
   /**
    * Accepts a bid only if it meets the minimum at the moment it holds the car's row lock, so
    * concurrent bids are decided one after another by the database: accepted amounts strictly
-   * increase in commit order and the car's counters always match its bids.
+   * increase in commit order and the car's counters always match its bids. On an auction the
+   * database's clock, read under that lock, decides whether the bid is in time, and a bid near
+   * the end moves the end (soft close).
    */
-  async place(bidder: { userId: number; name: string }, input: { carId: number; amount: number }, idempotencyKey?: string): Promise<PlacedBid> {
-    if (idempotencyKey) {
-      const earlier = await this.findByIdempotencyKey(bidder.userId, idempotencyKey);
-      if (earlier) return earlier;
-    }
-    let outcome;
-    try {
-      outcome = await this.db.transaction(async (tx) => {
+  async place(bidder: { userId: number; name: string }, input: { carId: number; amount: number }, claim?: IdempotencyClaim): Promise<PlacedBid> {
+    return this.idempotency.once(claim, async (key) => {
+      const outcome = await this.db.transaction(async (tx) => {
+        await key.take(tx);
         const [car] = await tx
           .select({
             id: cars.id,
@@ -57,21 +61,26 @@ export class BidsService {
             status: cars.status,
             highestBid: cars.highestBid,
             currentBids: cars.currentBids,
+            auctionEndsAt: cars.auctionEndsAt,
+            auctionClosedAt: cars.auctionClosedAt,
             sellerUserId: sellers.userId,
           })
           .from(cars)
           .innerJoin(sellers, eq(sellers.id, cars.sellerId))
           .where(eq(cars.id, input.carId))
           .for('update', { of: cars });
-        // A concurrent request with the same key may have committed while this one waited for the lock.
-        if (idempotencyKey) {
-          const [earlier] = await tx.select({ id: bids.id }).from(bids).where(and(eq(bids.userId, bidder.userId), eq(bids.idempotencyKey, idempotencyKey)));
-          if (earlier) throw new DuplicateIdempotencyKey();
-        }
         if (!car || car.status === 'draft') throw notFound('Car not found');
+        // Read after the lock is held: the moment this bid is decided.
+        const decidedAt = await databaseNow(tx);
+        if (car.auctionEndsAt && (car.auctionClosedAt || car.status !== 'active' || car.auctionEndsAt.getTime() <= decidedAt.getTime())) {
+          throw conflict('AUCTION_ENDED', 'This auction has ended', { endsAt: car.auctionEndsAt.toISOString(), decidedAt: decidedAt.toISOString() });
+        }
         if (car.status !== 'active') throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer taking bids', { status: car.status });
         if (car.sellerUserId === bidder.userId) throw forbidden('CANNOT_BID_OWN_CAR', 'You cannot bid on your own car');
-        const minimumAmount = minimumBid(car.price, car.highestBid);
+        if (car.auctionEndsAt && input.amount > AUCTION_BID_LIMIT) {
+          throw conflict('ABOVE_ESCROW_LIMIT', `Auction bids can be at most ${usd(AUCTION_BID_LIMIT)}, the most escrow covers`, { maximumAmount: AUCTION_BID_LIMIT });
+        }
+        const minimumAmount = minimumBid(car.price, car.highestBid, { auction: car.auctionEndsAt !== null });
         if (input.amount < minimumAmount) {
           throw conflict('BID_TOO_LOW', `Your bid must be at least ${usd(minimumAmount)}`, { minimumAmount, highestBid: car.highestBid });
         }
@@ -80,15 +89,17 @@ export class BidsService {
           car.highestBid === null
             ? []
             : await tx.select({ userId: bids.userId }).from(bids).where(and(eq(bids.carId, car.id), eq(bids.amount, car.highestBid)));
-        const [inserted] = await tx
-          .insert(bids)
-          .values({ carId: car.id, userId: bidder.userId, amount: input.amount, idempotencyKey: idempotencyKey ?? null })
-          .onConflictDoNothing({ target: [bids.userId, bids.idempotencyKey] })
-          .returning();
-        if (!inserted) throw new DuplicateIdempotencyKey();
+        const [inserted] = await tx.insert(bids).values({ carId: car.id, userId: bidder.userId, amount: input.amount, createdAt: decidedAt }).returning();
+        const endsAt = car.auctionEndsAt ? endAfterBid(car.auctionEndsAt, decidedAt, this.options.auctionExtensionSeconds) : null;
+        const extended = endsAt !== null && endsAt.getTime() !== car.auctionEndsAt!.getTime();
         const [updated] = await tx
           .update(cars)
-          .set({ currentBids: sql`${cars.currentBids} + 1`, highestBid: input.amount, updatedAt: inserted.createdAt })
+          .set({
+            currentBids: sql`${cars.currentBids} + 1`,
+            highestBid: input.amount,
+            updatedAt: decidedAt,
+            ...(extended ? { auctionEndsAt: endsAt, auctionExtensions: sql`${cars.auctionExtensions} + 1` } : {}),
+          })
           .where(eq(cars.id, car.id))
           .returning({ currentBids: cars.currentBids, highestBid: cars.highestBid });
         const [announcement] = await tx
@@ -99,8 +110,8 @@ export class BidsService {
             userName: bidder.name,
             message: `Placed a bid of ${usd(input.amount)}`,
             type: 'bid',
-            bidId: inserted.id,
-            createdAt: inserted.createdAt,
+            bidId: inserted!.id,
+            createdAt: decidedAt,
           })
           .returning();
         const title = carTitle(car);
@@ -112,39 +123,17 @@ export class BidsService {
             ? [{ userId: previousLeader.userId, type: 'bid' as const, title: "You've been outbid", message: `Someone bid ${usd(input.amount)} on the ${title}. Place a higher bid to lead again.`, carId: car.id }]
             : []),
         ]);
-        const bid: Bid = { id: inserted.id, carId: car.id, userId: bidder.userId, userName: bidder.name, amount: inserted.amount, timestamp: inserted.createdAt.toISOString() };
-        return { bid, counters: updated!, chat: toChatMessage(announcement!, car.sellerUserId), notified };
+        const bid: Bid = { id: inserted!.id, carId: car.id, userId: bidder.userId, userName: bidder.name, amount: inserted!.amount, timestamp: inserted!.createdAt.toISOString() };
+        const placed: PlacedBid = { bid, car: { id: car.id, currentBids: updated!.currentBids, highestBid: updated!.highestBid!, endsAt: endsAt?.toISOString() ?? null } };
+        await key.record(tx, placed);
+        return { placed, chat: toChatMessage(announcement!, car.sellerUserId), notified };
       });
-    } catch (error) {
-      if (error instanceof DuplicateIdempotencyKey && idempotencyKey) {
-        const earlier = await this.findByIdempotencyKey(bidder.userId, idempotencyKey);
-        if (earlier) return earlier;
-      }
-      throw error;
-    }
-    const { bid, counters, chat, notified } = outcome;
-    this.events.publish('bid.placed', { carId: bid.carId, bid, currentBids: counters.currentBids, highestBid: counters.highestBid! });
-    this.events.publish('chat.posted', { message: chat satisfies ChatMessage });
-    await this.notifications.announce(notified);
-    return { bid, car: { id: bid.carId, currentBids: counters.currentBids, highestBid: counters.highestBid! } };
-  }
-
-  /** The result the first request with this key got: the bid, and the car's counters as that bid left them. */
-  private async findByIdempotencyKey(userId: number, key: string): Promise<PlacedBid | null> {
-    const [row] = await this.db
-      .select({ bid: bids, userName: users.name })
-      .from(bids)
-      .innerJoin(users, eq(users.id, bids.userId))
-      .where(and(eq(bids.userId, userId), eq(bids.idempotencyKey, key)));
-    if (!row) return null;
-    const [position] = await this.db
-      .select({ n: count() })
-      .from(bids)
-      .where(and(eq(bids.carId, row.bid.carId), lte(bids.id, row.bid.id)));
-    return {
-      bid: toBid(row.bid, row.userName),
-      car: { id: row.bid.carId, currentBids: position?.n ?? 1, highestBid: row.bid.amount },
-    };
+      const { placed, chat, notified } = outcome;
+      this.events.publish('bid.placed', { carId: placed.bid.carId, bid: placed.bid, currentBids: placed.car.currentBids, highestBid: placed.car.highestBid, endsAt: placed.car.endsAt });
+      this.events.publish('chat.posted', { message: chat satisfies ChatMessage });
+      await this.notifications.announce(notified);
+      return placed;
+    });
   }
 
   async listForCar(carId: number): Promise<Bid[]> {

@@ -4,13 +4,13 @@ import { cars, orders, reviews, sellers, watchlist } from '../../../db/schema/in
 import { normalizeSearchText } from '../../../db/search-text.ts';
 import { notFound } from '../lib/errors.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
-import type { CarDetail, CarListItem, CarStatus, Pagination } from '../../../common/api-types.ts';
+import type { AuctionDetail, AuctionSummary, CarDetail, CarListItem, CarStatus, Pagination } from '../../../common/api-types.ts';
 
 export type { CarDetail, CarListItem, Pagination, Review } from '../../../common/api-types.ts';
 
-export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market'] as const;
+export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market', 'auctions'] as const;
 export type ListingFilter = (typeof LISTING_FILTERS)[number];
-export const LISTING_SORTS = ['price-low', 'price-high', 'year-new', 'year-old', 'popular'] as const;
+export const LISTING_SORTS = ['price-low', 'price-high', 'year-new', 'year-old', 'popular', 'ending-soon'] as const;
 export type ListingSort = (typeof LISTING_SORTS)[number];
 
 export const LUXURY_MIN_PRICE = 100_000;
@@ -69,6 +69,8 @@ function listingConditions(query: ListingQuery): SQL[] {
   if (query.filter === 'luxury') conditions.push(gte(cars.price, LUXURY_MIN_PRICE));
   if (query.filter === 'sports') conditions.push(eq(cars.bodyStyle, 'sports'));
   if (query.filter === 'below-market') conditions.push(lt(cars.price, cars.marketValue));
+  // Live auctions: listed and not past their end (the close job may not have run yet).
+  if (query.filter === 'auctions') conditions.push(sql`${cars.auctionEndsAt} > now()`);
   const { years, words } = parseSearch(query.search);
   for (const year of years) conditions.push(eq(cars.year, year));
   for (const word of words) {
@@ -91,6 +93,9 @@ function listingOrder(sort: ListingSort): SQL[] {
       return [asc(cars.year), asc(cars.id)];
     case 'popular':
       return [desc(cars.currentBids), desc(cars.createdAt), desc(cars.id)];
+    case 'ending-soon':
+      // Auctions by their end, then fixed-price listings newest first.
+      return [sql`${cars.auctionEndsAt} asc nulls last`, desc(cars.createdAt), asc(cars.id)];
   }
 }
 
@@ -108,9 +113,52 @@ const listingColumns = {
   sellerVerified: sellers.verified,
   mileage: cars.mileage,
   currentBids: cars.currentBids,
+  ...auctionColumns(),
 };
 
-interface ListingRow {
+/** What an auction's summary is made of, read with every listing row. */
+function auctionColumns() {
+  return {
+    status: cars.status,
+    highestBid: cars.highestBid,
+    auctionEndsAt: cars.auctionEndsAt,
+    auctionReservePrice: cars.auctionReservePrice,
+    auctionExtensions: cars.auctionExtensions,
+    auctionClosedAt: cars.auctionClosedAt,
+    auctionOutcome: cars.auctionOutcome,
+  };
+}
+
+type AuctionColumns = Pick<
+  typeof cars.$inferSelect,
+  'status' | 'highestBid' | 'auctionEndsAt' | 'auctionReservePrice' | 'auctionExtensions' | 'auctionClosedAt' | 'auctionOutcome'
+>;
+
+/** The auction as every visitor sees it; null for a fixed-price listing. */
+export function auctionSummary(car: AuctionColumns): AuctionSummary | null {
+  if (!car.auctionEndsAt) return null;
+  return {
+    endsAt: car.auctionEndsAt.toISOString(),
+    reserveMet: car.auctionReservePrice === null || (car.highestBid !== null && car.highestBid >= car.auctionReservePrice),
+    ended: car.auctionClosedAt !== null || car.status !== 'active',
+    hasReserve: car.auctionReservePrice !== null,
+    extensions: car.auctionExtensions,
+  };
+}
+
+/**
+ * The auction on the car page. A closed auction whose reserve was not met may still be sold to
+ * its highest bidder for one escrow day (`acceptUntil`); only the seller sees the reserve.
+ */
+export function auctionDetail(car: AuctionColumns, options: { isSeller: boolean; escrowDaySeconds: number }): AuctionDetail | null {
+  const summary = auctionSummary(car);
+  if (!summary) return null;
+  const acceptUntil =
+    car.auctionOutcome === 'reserve_not_met' && car.auctionClosedAt ? new Date(car.auctionClosedAt.getTime() + options.escrowDaySeconds * 1000).toISOString() : null;
+  return { ...summary, outcome: car.auctionOutcome, acceptUntil, ...(options.isSeller ? { reservePrice: car.auctionReservePrice } : {}) };
+}
+
+interface ListingRow extends AuctionColumns {
   id: number;
   year: number;
   make: string;
@@ -130,6 +178,8 @@ interface ListingRow {
 export type OwnListing = CarListItem & { status: CarStatus; highestBid: number | null; openOrderId: number | null; watchers: number };
 
 export interface CarsServiceOptions {
+  /** Length of an escrow day: a reserve-not-met auction may be sold for one. */
+  escrowDaySeconds?: number;
   /**
    * How long a listing query's result (which cars, in which order, and the total) is reused.
    * Rows are always read fresh, so counters shown are current; only membership and order can
@@ -140,6 +190,7 @@ export interface CarsServiceOptions {
 
 export class CarsService {
   private readonly totals: TtlCache<number>;
+  private readonly escrowDaySeconds: number;
   private readonly pageIds: TtlCache<number[]>;
   /** Popular order moves with every bid, so its pages are kept only briefly and dropped on each bid. */
   private readonly popularIds = new TtlCache<number[]>(1_000);
@@ -154,6 +205,7 @@ export class CarsService {
     options: CarsServiceOptions = {},
   ) {
     this.totals = new TtlCache(options.listingCacheMs ?? 0);
+    this.escrowDaySeconds = options.escrowDaySeconds ?? 86_400;
     this.pageIds = new TtlCache(options.listingCacheMs ?? 0);
     this.rowsByIdsQuery = db
       .select(listingColumns)
@@ -243,8 +295,6 @@ export class CarsService {
     const rows = await this.db
       .select({
         ...listingColumns,
-        status: cars.status,
-        highestBid: cars.highestBid,
         watchers: sql<number>`(select count(*)::int from ${watchlist} where ${watchlist.carId} = ${cars.id})`,
         // The order holding the buyer's money if there is one, else the newest unpaid one.
         openOrderId: sql<number | null>`(select ${orders.id} from ${orders} where ${orders.carId} = ${cars.id} and ${orders.status} not in ('released', 'cancelled', 'refunded') order by (${orders.status} = 'awaiting_payment'), ${orders.id} desc limit 1)`,
@@ -284,6 +334,7 @@ export class CarsService {
       mileage: row.mileage,
       current_bids: row.currentBids,
       viewing_count: this.viewers.countFor(row.id),
+      auction: auctionSummary(row),
     };
   }
 
@@ -305,14 +356,18 @@ export class CarsService {
   async get(id: number, viewerUserId: number | null = null): Promise<CarDetail> {
     const [[row], carReviews] = await Promise.all([this.detailQuery.execute({ id }), this.reviewsQuery.execute({ carId: id })]);
     if (!row || (row.car.status === 'draft' && row.seller.userId !== viewerUserId)) throw notFound('Car not found');
-    return toCarDetail(row, carReviews, this.viewers.countFor(row.car.id));
+    return toCarDetail(row, carReviews, { viewingCount: this.viewers.countFor(row.car.id), viewerUserId, escrowDaySeconds: this.escrowDaySeconds });
   }
 }
 
 type DetailRow = { car: typeof cars.$inferSelect; seller: CarDetail['seller'] };
 
 /** The same detail as `CarsService.get`, read in a transaction (for answers stored with a write). */
-export async function readCarDetail(executor: Executor, id: number, viewers: ViewerCounts = noViewers): Promise<CarDetail | null> {
+export async function readCarDetail(
+  executor: Executor,
+  id: number,
+  options: { viewers?: ViewerCounts; viewerUserId?: number | null; escrowDaySeconds: number },
+): Promise<CarDetail | null> {
   const [[row], carReviews] = await Promise.all([
     executor
       .select({ car: cars, seller: detailSellerColumns })
@@ -321,15 +376,24 @@ export async function readCarDetail(executor: Executor, id: number, viewers: Vie
       .where(eq(cars.id, id)),
     executor.select().from(reviews).where(eq(reviews.carId, id)).orderBy(desc(reviews.createdAt), desc(reviews.id)),
   ]);
-  return row ? toCarDetail(row, carReviews, viewers.countFor(id)) : null;
+  return row
+    ? toCarDetail(row, carReviews, { viewingCount: (options.viewers ?? noViewers).countFor(id), viewerUserId: options.viewerUserId ?? null, escrowDaySeconds: options.escrowDaySeconds })
+    : null;
 }
 
 const detailSellerColumns = { id: sellers.id, name: sellers.name, rating: sellers.rating, verified: sellers.verified, userId: sellers.userId };
 
-function toCarDetail({ car, seller }: DetailRow, carReviews: (typeof reviews.$inferSelect)[], viewingCount: number): CarDetail {
+function toCarDetail(
+  { car, seller }: DetailRow,
+  carReviews: (typeof reviews.$inferSelect)[],
+  context: { viewingCount: number; viewerUserId: number | null; escrowDaySeconds: number },
+): CarDetail {
+  const viewingCount = context.viewingCount;
   return {
     id: car.id,
     status: car.status,
+    auction: auctionDetail(car, { isSeller: seller.userId !== null && seller.userId === context.viewerUserId, escrowDaySeconds: context.escrowDaySeconds }),
+    serverTime: new Date().toISOString(),
     make: car.make,
     model: car.model,
     year: car.year,

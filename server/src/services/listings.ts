@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Transaction } from '../../../db/client.ts';
+import type { Database, Executor, Transaction } from '../../../db/client.ts';
 import { MAX_PHOTOS_PER_CAR, cars, sellers, watchlist, type CarBodyStyle, type CarCondition, type StoredPhoto } from '../../../db/schema/index.ts';
 import { carSearchText } from '../../../db/search-text.ts';
 import { formatUsd } from '../../../common/pricing.ts';
@@ -10,6 +10,7 @@ import type { EventBus } from '../lib/events.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import { noViewers, readCarDetail, type ViewerCounts } from './cars.ts';
 import { carTitle } from './chat.ts';
+import type { AuctionRequest, AuctionsService } from './auctions.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from './idempotency.ts';
 import type { NotificationsService } from './notifications.ts';
 import { OrderChanges, type OrdersService } from './orders/orders-service.ts';
@@ -35,6 +36,8 @@ export interface NewListing {
   description: string;
   features: string[];
   bodyStyle: CarBodyStyle;
+  /** A timed auction instead of a fixed price; `price` is then the starting bid. */
+  auction?: AuctionRequest;
   /** Extension: keep it off the market until published (photos are added first). */
   draft?: boolean;
 }
@@ -47,12 +50,14 @@ export interface ListingsServiceDeps {
   events: EventBus;
   notifications: NotificationsService;
   orders: OrdersService;
+  auctions: AuctionsService;
   marketValues: MarketValues;
   storage: PhotoStorage;
   photos: PhotoProcessor;
   idempotency: IdempotencyKeys;
   viewers?: ViewerCounts;
   log: FastifyBaseLogger;
+  escrowDaySeconds: number;
 }
 
 /** A stored photo that a failed upload left behind is removed this long after the attempt. */
@@ -78,17 +83,26 @@ export class ListingsService {
   async create(seller: { userId: number; name: string }, input: NewListing, claim?: IdempotencyClaim): Promise<CarDetail> {
     assertModelYear(input.year);
     const listing = normalizedListing(input);
+    const auction = input.auction ? this.deps.auctions.validate(input.auction) : null;
     return this.deps.idempotency.once(claim, async (key) => {
       const detail = await this.db.transaction(async (tx) => {
         await key.take(tx);
         const sellerId = await this.sellerProfileFor(tx, seller);
         const [car] = await tx
           .insert(cars)
-          .values({ sellerId, ...listing, searchText: carSearchText(listing), status: input.draft ? 'draft' : 'active' })
+          .values({
+            sellerId,
+            ...listing,
+            searchText: carSearchText(listing),
+            status: input.draft ? 'draft' : 'active',
+            auctionEndsAt: auction?.endsAt ?? null,
+            auctionReservePrice: auction?.reservePrice ?? null,
+          })
           .returning();
         await this.estimate(tx, car!);
         await this.deps.marketValues.refreshLater(tx, car!.id);
-        const detail = (await readCarDetail(tx, car!.id))!;
+        if (auction && !input.draft) await this.deps.auctions.schedule(tx, car!.id, auction.endsAt);
+        const detail = (await this.detailIn(tx, car!.id, seller.userId))!;
         await key.record(tx, detail);
         return detail;
       });
@@ -101,11 +115,13 @@ export class ListingsService {
     await this.db.transaction(async (tx) => {
       const car = await this.lockOwnCar(tx, userId, carId);
       if (car.status !== 'draft') throw conflict('NOT_A_DRAFT', 'This listing is already published', { status: car.status });
+      if (car.auctionEndsAt) this.deps.auctions.assertStillOpen(car.auctionEndsAt);
       await tx.update(cars).set({ status: 'active', createdAt: sql`now()`, updatedAt: sql`now()` }).where(eq(cars.id, carId));
       await this.deps.marketValues.refreshLater(tx, carId);
+      if (car.auctionEndsAt) await this.deps.auctions.schedule(tx, carId, car.auctionEndsAt);
     });
     this.changed(carId);
-    return this.detail(carId);
+    return this.detail(carId, userId);
   }
 
   async update(userId: number, carId: number, edit: ListingEdit, claim?: IdempotencyClaim): Promise<CarDetail> {
@@ -116,6 +132,9 @@ export class ListingsService {
         const car = await this.lockOwnCar(tx, userId, carId);
         assertEditable(car);
         const changes = normalizedEdit(edit);
+        if (changes.price !== undefined && car.auctionEndsAt && car.currentBids > 0) {
+          throw conflict('AUCTION_HAS_BIDS', "An auction's starting price cannot change once it has bids", { currentBids: car.currentBids });
+        }
         const [updated] = await tx
           .update(cars)
           .set({ ...changes, updatedAt: sql`now()` })
@@ -127,7 +146,7 @@ export class ListingsService {
           changes.price !== undefined && changes.price < car.price
             ? await this.tellWatchers(tx, car, 'Price drop', `The ${carTitle(car)} is now ${formatUsd(changes.price)} (was ${formatUsd(car.price)}).`)
             : [];
-        const detail = (await readCarDetail(tx, carId))!;
+        const detail = (await this.detailIn(tx, carId, userId))!;
         await key.record(tx, detail);
         return { detail, notified };
       });
@@ -156,7 +175,7 @@ export class ListingsService {
     }
     await this.deps.orders.announce(orderChanges);
     await this.deps.notifications.announce(notified);
-    return this.detail(carId);
+    return this.detail(carId, userId);
   }
 
   /**
@@ -312,21 +331,29 @@ export class ListingsService {
     this.deps.events.publish('listing.changed', { carId });
   }
 
-  private async detail(carId: number): Promise<CarDetail> {
-    return (await readCarDetail(this.db, carId, this.deps.viewers ?? noViewers))!;
+  private async detail(carId: number, viewerUserId: number): Promise<CarDetail> {
+    return (await this.detailIn(this.db, carId, viewerUserId))!;
+  }
+
+  private detailIn(executor: Executor, carId: number, viewerUserId: number): Promise<CarDetail | null> {
+    return readCarDetail(executor, carId, { viewers: this.deps.viewers ?? noViewers, viewerUserId, escrowDaySeconds: this.deps.escrowDaySeconds });
   }
 }
 
 function locked(status: CarStatus) {
   return conflict(
     'LISTING_LOCKED',
-    status === 'withdrawn' ? 'This listing was withdrawn and can no longer be changed' : 'An escrow order holds the payment for this car, so the listing can no longer be changed',
+    status === 'withdrawn'
+      ? 'This listing was withdrawn and can no longer be changed'
+      : status === 'ended'
+        ? 'This auction has ended and can no longer be changed'
+        : 'An escrow order holds the payment for this car, so the listing can no longer be changed',
     { status },
   );
 }
 
 function assertEditable(car: CarRow): void {
-  if (car.status === 'pending' || car.status === 'sold' || car.status === 'withdrawn') throw locked(car.status);
+  if (car.status === 'pending' || car.status === 'sold' || car.status === 'withdrawn' || car.status === 'ended') throw locked(car.status);
 }
 
 function assertRoomForPhoto(car: CarRow): void {

@@ -157,12 +157,13 @@ export class OrdersService {
       this.transaction(async (tx, changes) => {
         await key.take(tx);
         const [car] = await tx
-          .select({ id: cars.id, price: cars.price, status: cars.status, sellerUserId: sellers.userId })
+          .select({ id: cars.id, price: cars.price, status: cars.status, auctionEndsAt: cars.auctionEndsAt, sellerUserId: sellers.userId })
           .from(cars)
           .innerJoin(sellers, eq(sellers.id, cars.sellerId))
           .where(eq(cars.id, input.carId))
           .for('update', { of: cars });
-        if (!car) throw notFound('Car not found');
+        if (!car || car.status === 'draft') throw notFound('Car not found');
+        if (car.auctionEndsAt) throw conflict('AUCTION_LISTING', 'This car is sold at auction: place a bid instead');
         if (car.status !== 'active') throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer available', { status: car.status });
         if (car.sellerUserId === buyer.userId) throw forbidden('CANNOT_BUY_OWN_CAR', 'You cannot order your own car');
         if (input.amount !== car.price) {
@@ -328,13 +329,27 @@ export class OrdersService {
       this.transaction(async (tx, changes) => {
         await key.take(tx);
         const [car] = await tx
-          .select({ id: cars.id, status: cars.status, highestBid: cars.highestBid, sellerUserId: sellers.userId })
+          .select({
+            id: cars.id,
+            status: cars.status,
+            highestBid: cars.highestBid,
+            auctionEndsAt: cars.auctionEndsAt,
+            auctionOutcome: cars.auctionOutcome,
+            // A reserve-not-met auction may be sold to its highest bidder for one escrow day.
+            acceptable: sql<boolean>`coalesce(${cars.auctionClosedAt} + make_interval(secs => ${this.deps.escrowDaySeconds}) > now(), false)`,
+            sellerUserId: sellers.userId,
+          })
           .from(cars)
           .innerJoin(sellers, eq(sellers.id, cars.sellerId))
           .where(eq(cars.id, carId))
           .for('update', { of: cars });
         if (!car || car.sellerUserId !== seller.userId) throw notFound('Car not found');
-        if (car.status !== 'active') throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer for sale', { status: car.status });
+        if (car.auctionEndsAt && car.status === 'active') {
+          throw conflict('AUCTION_IN_PROGRESS', 'The auction is still running: the highest bid at the end wins');
+        }
+        const reserveNotMet = car.status === 'ended' && car.auctionOutcome === 'reserve_not_met';
+        if (reserveNotMet && !car.acceptable) throw conflict('ACCEPT_WINDOW_CLOSED', 'The day to accept the highest bid after the auction has passed');
+        if (car.status !== 'active' && !reserveNotMet) throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer for sale', { status: car.status });
         const [bid] = await tx.select().from(bids).where(and(eq(bids.id, bidId), eq(bids.carId, carId)));
         if (!bid) throw notFound('Bid not found');
         if (bid.amount !== car.highestBid) {

@@ -24,6 +24,8 @@ function detail(overrides: Partial<CarDetail> = {}): CarDetail {
   return {
     id: CAR,
     status: 'active',
+    auction: null,
+    serverTime: '2026-11-23T12:00:00.000Z',
     make: 'Porsche',
     model: '911 GT3',
     year: 2022,

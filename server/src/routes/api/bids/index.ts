@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BID_RULE_DESCRIPTION, MAX_BID_AMOUNT, MIN_BID_AMOUNT } from '../../../../../common/bid-rules.ts';
 import { notFound } from '../../../lib/errors.ts';
-import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
+import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
+import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
 import { parseId } from '../../../services/cars.ts';
 import { BidSchema, CarSummarySchema } from '../shared-schemas.ts';
 
@@ -16,26 +17,37 @@ const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['bids'],
         summary: 'Place a bid (signed in, verified email, not on your own car)',
-        description: `${BID_RULE_DESCRIPTION} A bid below the minimum gets 409 BID_TOO_LOW with details {minimumAmount, highestBid}. Send an Idempotency-Key header to make retries safe: a repeated key from the same user returns the first result.`,
+        description: `${BID_RULE_DESCRIPTION} A bid below the minimum gets 409 BID_TOO_LOW with details {minimumAmount, highestBid}. On an auction: after the end 409 AUCTION_ENDED; above $1,000,000 409 ABOVE_ESCROW_LIMIT; a bid less than AUCTION_EXTENSION_SECONDS before the end moves the end that far past the bid. A car off the market: 409 CAR_NOT_AVAILABLE. Send an Idempotency-Key header to make retries safe.`,
         security: [{ bearerAuth: [] }],
-        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
+        headers: IdempotencyHeaders,
         body: Type.Object(
           { carId: Type.Integer({ minimum: 1 }), amount: Type.Integer({ minimum: MIN_BID_AMOUNT, maximum: MAX_BID_AMOUNT, description: 'Whole US dollars' }) },
           { additionalProperties: false },
         ),
         response: {
-          201: Envelope(Type.Object({ bid: BidSchema, car: Type.Object({ id: Type.Integer(), currentBids: Type.Integer(), highestBid: Type.Integer() }) })),
+          201: Envelope(
+            Type.Object({
+              bid: BidSchema,
+              car: Type.Object({
+                id: Type.Integer(),
+                currentBids: Type.Integer(),
+                highestBid: Type.Integer(),
+                endsAt: Type.Union([IsoDateTime, Type.Null()], { description: "The auction's end after this bid (a bid near the end moves it); null when not an auction" }),
+              }),
+            }),
+          ),
           401: ErrorBody,
           403: ErrorBody,
           404: ErrorBody,
           409: ErrorBody,
+          422: ErrorBody,
           ...commonErrors,
         },
       },
     },
     async (request, reply) => {
       const session = request.session!;
-      const result = await bids.place({ userId: session.userId, name: session.name }, request.body, request.headers['idempotency-key']);
+      const result = await bids.place({ userId: session.userId, name: session.name }, request.body, idempotencyClaim(request));
       return reply.status(201).send({ data: result });
     },
   );

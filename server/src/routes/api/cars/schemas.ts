@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { CAR_STATUSES } from '../../../../../common/api-types.ts';
+import { AUCTION_OUTCOMES } from '../../../../../common/auction-rules.ts';
 import { CAR_BODY_STYLES, CAR_CONDITIONS } from '../../../../../db/schema/index.ts';
 import { IsoDateTime, StringEnum } from '../../../lib/schemas.ts';
 import { DEFAULT_PAGE_SIZE, LISTING_FILTERS, LISTING_SORTS, MAX_PAGE_SIZE } from '../../../services/cars.ts';
@@ -8,11 +9,31 @@ export const ListingQuerySchema = Type.Object({
   search: Type.Optional(
     Type.String({ maxLength: 100, description: 'Matches make, model or year (a 4-digit number matches the year exactly). Case, accents and small typos do not matter.' }),
   ),
-  filter: Type.Optional(StringEnum(LISTING_FILTERS, { default: 'all', description: 'luxury: price >= $100,000; sports: sports body style; below-market: price < market value' })),
-  sort: Type.Optional(StringEnum(LISTING_SORTS, { default: 'price-low', description: 'popular: most live viewers, then most bids, then newest' })),
+  filter: Type.Optional(StringEnum(LISTING_FILTERS, { default: 'all', description: 'luxury: price >= $100,000; sports: sports body style; below-market: price < market value; auctions: live auctions' })),
+  sort: Type.Optional(StringEnum(LISTING_SORTS, { default: 'price-low', description: 'popular: most live viewers, then most bids, then newest; ending-soon: auctions by their end first' })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
 });
+
+const auctionSummaryFields = {
+  endsAt: { ...IsoDateTime, description: 'When bidding closes; a bid near the end moves it later (soft close)' },
+  reserveMet: Type.Boolean({ description: 'The highest bid meets the reserve (true when there is no reserve)' }),
+  ended: Type.Boolean(),
+  hasReserve: Type.Boolean(),
+  extensions: Type.Integer({ description: 'Late bids that moved the end' }),
+};
+
+export const AuctionSummarySchema = Type.Object(auctionSummaryFields, { title: 'AuctionSummary' });
+
+export const AuctionDetailSchema = Type.Object(
+  {
+    ...auctionSummaryFields,
+    outcome: Type.Union([StringEnum(AUCTION_OUTCOMES), Type.Null()], { description: 'Set once the auction has closed' }),
+    reservePrice: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: "Only in the seller's own view" })),
+    acceptUntil: Type.Union([IsoDateTime, Type.Null()], { description: 'Reserve not met: until when the seller may accept the highest bid' }),
+  },
+  { title: 'AuctionDetail' },
+);
 
 export const CarListItemSchema = Type.Object(
   {
@@ -30,6 +51,7 @@ export const CarListItemSchema = Type.Object(
     mileage: Type.Integer(),
     current_bids: Type.Integer(),
     viewing_count: Type.Integer({ description: 'Live number of viewers in the car room' }),
+    auction: Type.Union([AuctionSummarySchema, Type.Null()], { description: 'Null for a fixed-price listing' }),
   },
   { title: 'CarListItem' },
 );
@@ -63,7 +85,11 @@ export const CarPhotoSchema = Type.Object(
 export const CarDetailSchema = Type.Object(
   {
     id: Type.Integer(),
-    status: StringEnum(CAR_STATUSES, { description: 'active (listed), pending (an escrow order holds the payment), sold, ended (auction closed unsold) or withdrawn' }),
+    status: StringEnum(CAR_STATUSES, {
+      description: 'draft (its seller only), active (listed), pending (an escrow order holds the payment), sold, ended (auction closed) or withdrawn',
+    }),
+    auction: Type.Union([AuctionDetailSchema, Type.Null()], { description: 'Null for a fixed-price listing' }),
+    serverTime: { ...IsoDateTime, description: "The server's clock when it answered: correct countdowns for the viewer's clock" },
     make: Type.String(),
     model: Type.String(),
     year: Type.Integer(),
@@ -114,6 +140,15 @@ const listingFields = {
 export const NewListingSchema = Type.Object(
   {
     ...listingFields,
+    auction: Type.Optional(
+      Type.Object(
+        {
+          endsAt: { ...IsoDateTime, description: 'At least AUCTION_MIN_SECONDS (default one day) and at most 30 days ahead' },
+          reservePrice: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Never shown to anyone but the seller' })),
+        },
+        { additionalProperties: false, description: 'Sell at a timed auction: price is then the starting bid' },
+      ),
+    ),
     draft: Type.Optional(Type.Boolean({ description: 'Extension: keep the listing off the market until it is published' })),
   },
   {

@@ -1,0 +1,214 @@
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { databaseNow, type Database, type Executor, type Transaction } from '../../../db/client.ts';
+import { bids, cars, sellers, users, watchlist } from '../../../db/schema/index.ts';
+import { AUCTION_MAX_DAYS, AUCTION_REMINDER_SECONDS, auctionOutcome, type AuctionOutcome } from '../../../common/auction-rules.ts';
+import { smallestPlanFor } from '../../../common/escrow-plans.ts';
+import { formatUsd } from '../../../common/pricing.ts';
+import { conflict, validationFailed } from '../lib/errors.ts';
+import type { EventBus } from '../lib/events.ts';
+import type { JobRunner } from '../jobs/job-runner.ts';
+import { carTitle } from './chat.ts';
+import type { NotificationsService, NewNotification } from './notifications.ts';
+import { OrderChanges, type OrdersService } from './orders/orders-service.ts';
+import { formatDeadline } from './orders/order-messages.ts';
+
+declare module '../jobs/job-runner.ts' {
+  interface JobPayloads {
+    /** An auction's end came due: decide it (or wait for a later end a late bid set). */
+    'auction.close': { carId: number };
+    /** An hour before the end: remind bidders and watchers. */
+    'auction.reminder': { carId: number };
+  }
+}
+
+export interface AuctionsServiceDeps {
+  db: Database;
+  jobs: JobRunner;
+  events: EventBus;
+  notifications: NotificationsService;
+  orders: OrdersService;
+  log: FastifyBaseLogger;
+  /** The shortest auction a seller may start. */
+  minSeconds: number;
+}
+
+/** What a seller asks for when listing a car at auction. */
+export interface AuctionRequest {
+  endsAt: string;
+  reservePrice?: number;
+}
+
+/** What `auction:ended` tells the car's viewers. */
+export interface AuctionResult {
+  carId: number;
+  outcome: AuctionOutcome;
+  highestBid: number | null;
+  winnerId: number | null;
+  orderId: number | null;
+}
+
+/**
+ * Timed auctions: scheduling their close, closing them, and reminding people before the end.
+ * The close runs as a job at the end; it decides under the car's row lock by the database's
+ * clock, so a bid racing the close is either in time (and counts) or refused, never both.
+ */
+export class AuctionsService {
+  constructor(private readonly deps: AuctionsServiceDeps) {
+    // `short` keeps one waiting job per car, however often a close is scheduled.
+    deps.jobs.define({
+      name: 'auction.close',
+      policy: 'short',
+      handle: async ({ carId }) => {
+        await this.close(carId);
+      },
+    });
+    deps.jobs.define({ name: 'auction.reminder', policy: 'short', handle: ({ carId }) => this.remind(carId) });
+  }
+
+  /** Checks a seller's auction settings: an end far enough ahead (and not too far), by now. */
+  validate(request: AuctionRequest, now = new Date()): { endsAt: Date; reservePrice: number | null } {
+    const endsAt = new Date(request.endsAt);
+    const earliest = now.getTime() + this.deps.minSeconds * 1000;
+    const latest = now.getTime() + AUCTION_MAX_DAYS * 86_400_000;
+    if (Number.isNaN(endsAt.getTime())) throw validationFailed([{ field: 'auction.endsAt', message: 'auction.endsAt must be a date and time' }]);
+    if (endsAt.getTime() < earliest) {
+      throw validationFailed([{ field: 'auction.endsAt', message: `An auction must run at least until ${new Date(earliest).toISOString()}` }]);
+    }
+    if (endsAt.getTime() > latest) throw validationFailed([{ field: 'auction.endsAt', message: `An auction may run at most ${AUCTION_MAX_DAYS} days` }]);
+    return { endsAt, reservePrice: request.reservePrice ?? null };
+  }
+
+  /** A draft being published: its auction must still run long enough. */
+  assertStillOpen(endsAt: Date, now = new Date()): void {
+    if (endsAt.getTime() < now.getTime() + this.deps.minSeconds * 1000) {
+      throw conflict('AUCTION_ENDS_TOO_SOON', 'This auction would end too soon; list the car again with a later end', { endsAt: endsAt.toISOString() });
+    }
+  }
+
+  /** In the listing's transaction: the close at the end, and a reminder an hour before. */
+  async schedule(tx: Executor, carId: number, endsAt: Date): Promise<void> {
+    await this.deps.jobs.enqueue(tx, 'auction.close', { carId }, { startAfter: endsAt, singletonKey: `car-${carId}` });
+    const remindAt = new Date(endsAt.getTime() - AUCTION_REMINDER_SECONDS * 1000);
+    if (remindAt.getTime() > Date.now()) await this.deps.jobs.enqueue(tx, 'auction.reminder', { carId }, { startAfter: remindAt, singletonKey: `car-${carId}` });
+  }
+
+  /**
+   * Closes the auction if it has ended by the database's clock. A late bid may have moved the end
+   * since this job was scheduled: then it schedules itself for the new end. Running twice, or on
+   * two processes at once, closes it once: the second finds it closed.
+   */
+  async close(carId: number): Promise<AuctionResult | null> {
+    const changes = new OrderChanges();
+    const outcome = await this.deps.db.transaction(async (tx) => {
+      const [car] = await tx.select().from(cars).where(eq(cars.id, carId)).for('update');
+      if (!car?.auctionEndsAt || car.auctionClosedAt || car.status !== 'active') return null;
+      const decidedAt = await databaseNow(tx);
+      if (car.auctionEndsAt.getTime() > decidedAt.getTime()) {
+        await this.deps.jobs.enqueue(tx, 'auction.close', { carId }, { startAfter: car.auctionEndsAt, singletonKey: `car-${carId}` });
+        return null;
+      }
+      const [winning] =
+        car.highestBid === null
+          ? []
+          : await tx
+              .select({ userId: bids.userId, name: users.name })
+              .from(bids)
+              .innerJoin(users, eq(users.id, bids.userId))
+              .where(and(eq(bids.carId, carId), eq(bids.amount, car.highestBid)));
+      const result = auctionOutcome(car.highestBid, car.auctionReservePrice);
+      await tx.update(cars).set({ status: 'ended', auctionOutcome: result, auctionClosedAt: decidedAt, updatedAt: sql`now()` }).where(eq(cars.id, carId));
+      let orderId: number | null = null;
+      if (result === 'sold' && winning && car.highestBid !== null) {
+        orderId = await this.deps.orders.openOrder(tx, changes, {
+          carId,
+          buyerId: winning.userId,
+          amount: car.highestBid,
+          // Bids on auctions stop at the largest plan's limit, so a plan always covers the price.
+          plan: smallestPlanFor(car.highestBid)!,
+          actor: 'system',
+          actorUserId: null,
+          note: `Won at auction with a bid of ${formatUsd(car.highestBid)}`,
+        });
+      }
+      const told = await this.deps.notifications.create(tx, await this.resultMessages(tx, car, result, winning?.userId ?? null));
+      return { result: { carId, outcome: result, highestBid: car.highestBid, winnerId: result === 'sold' ? (winning?.userId ?? null) : null, orderId }, told };
+    });
+    if (!outcome) return null;
+    this.deps.events.publish('car.status', { carId, status: 'ended' });
+    this.deps.events.publish('auction.ended', outcome.result);
+    await this.deps.orders.announce(changes);
+    await this.deps.notifications.announce(outcome.told);
+    return outcome.result;
+  }
+
+  /** An hour before the end: bidders and watchers are reminded, once. */
+  async remind(carId: number): Promise<void> {
+    const told = await this.deps.db.transaction(async (tx) => {
+      const [car] = await tx
+        .update(cars)
+        .set({ auctionReminderSentAt: sql`now()` })
+        .where(and(eq(cars.id, carId), eq(cars.status, 'active'), isNotNull(cars.auctionEndsAt), isNull(cars.auctionReminderSentAt), sql`${cars.auctionEndsAt} > now()`))
+        .returning();
+      if (!car) return [];
+      const audience = await this.audience(tx, car, { watchers: true });
+      return this.deps.notifications.create(
+        tx,
+        audience.map((userId) => ({
+          userId,
+          type: 'bid' as const,
+          title: 'Auction ending in 1 hour',
+          message: `The auction for the ${carTitle(car)} ends at ${formatDeadline(car.auctionEndsAt!)}${car.highestBid !== null ? `; the highest bid is ${formatUsd(car.highestBid)}` : ''}.`,
+          carId,
+        })),
+      );
+    });
+    await this.deps.notifications.announce(told);
+  }
+
+  /**
+   * At start: auctions whose end passed while no process ran are closed now, and every live
+   * auction has its close scheduled (the sample catalogue's auctions get theirs here).
+   */
+  async sweep(): Promise<number> {
+    const open = await this.deps.db
+      .select({ id: cars.id, endsAt: cars.auctionEndsAt })
+      .from(cars)
+      .where(and(eq(cars.status, 'active'), isNotNull(cars.auctionEndsAt), isNull(cars.auctionClosedAt)));
+    for (const car of open) {
+      if (car.endsAt!.getTime() <= Date.now()) await this.close(car.id);
+      else await this.schedule(this.deps.db, car.id, car.endsAt!);
+    }
+    return open.length;
+  }
+
+  /** The car's bidders (and watchers), never its seller. */
+  private async audience(tx: Transaction, car: typeof cars.$inferSelect, options: { watchers: boolean }): Promise<number[]> {
+    const [seller] = await tx.select({ userId: sellers.userId }).from(sellers).where(eq(sellers.id, car.sellerId));
+    const bidders = await tx.selectDistinct({ userId: bids.userId }).from(bids).where(eq(bids.carId, car.id));
+    const watching = options.watchers ? await tx.select({ userId: watchlist.userId }).from(watchlist).where(eq(watchlist.carId, car.id)) : [];
+    return [...new Set([...bidders, ...watching].map((r) => r.userId))].filter((id) => id !== seller?.userId);
+  }
+
+  private async resultMessages(tx: Transaction, car: typeof cars.$inferSelect, outcome: AuctionOutcome, winnerId: number | null): Promise<NewNotification[]> {
+    const title = carTitle(car);
+    const highest = car.highestBid === null ? '' : formatUsd(car.highestBid);
+    const [seller] = await tx.select({ userId: sellers.userId }).from(sellers).where(eq(sellers.id, car.sellerId));
+    const others = (await this.audience(tx, car, { watchers: false })).filter((id) => id !== winnerId);
+    const notes: NewNotification[] = [];
+    const tell = (userId: number | null | undefined, heading: string, message: string) => {
+      if (userId) notes.push({ userId, type: 'bid', title: heading, message, carId: car.id });
+    };
+    if (outcome === 'sold') {
+      tell(winnerId, 'You won the auction', `Your bid of ${highest} won the ${title}. Pay into escrow to complete the purchase.`);
+      tell(seller?.userId, 'Your auction sold', `The ${title} sold for ${highest}. The buyer pays into escrow next.`);
+      for (const id of others) tell(id, 'Auction ended', `The ${title} sold for ${highest}.`);
+    } else if (outcome === 'reserve_not_met') {
+      tell(seller?.userId, 'Reserve not met', `The auction for the ${title} ended at ${highest}, below your reserve. You can still accept the highest bid for one escrow day.`);
+      for (const id of others) tell(id, 'Auction ended', `The auction for the ${title} ended at ${highest} without meeting the reserve.`);
+    } else {
+      tell(seller?.userId, 'Auction ended without bids', `The auction for the ${title} ended without bids.`);
+    }
+    return notes;
+  }
+}
