@@ -2,17 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/client.ts';
-import { seedIfEmpty } from '../db/seed/seed.ts';
 import { eq, inArray } from 'drizzle-orm';
-import { notifications, orderEvents, orders, payments, users } from '../db/schema/index.ts';
+import type { Database } from '../db/client.ts';
+import { notifications, orderEvents, orders, payments } from '../db/schema/index.ts';
 import type { OrderWithEvents } from '../common/api-types.ts';
-import { hashPassword } from '../server/src/services/passwords.ts';
 import { createTestDatabase } from './helpers/database.ts';
 import { insertListing } from './helpers/escrow.ts';
+import { http, insertAccounts, serverDatabase, signIn } from './helpers/server-database.ts';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 import { sleep, waitUntil } from './helpers/sockets.ts';
-import { TEST_PASSWORD } from './helpers/users.ts';
 
 /**
  * Due escrow work survives the server dying: orders whose deadlines pass while the server is
@@ -30,45 +28,20 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-interface Account {
-  id: number;
-  email: string;
-  name: string;
-}
-
-/** Accounts and listings written before any server runs (the embedded database has one owner at a time). */
-async function prepare(db: Database, cars: number): Promise<{ buyer: Account; seller: Account; listings: { id: number; price: number }[] }> {
-  const passwordHash = await hashPassword(TEST_PASSWORD);
-  const stamp = `${process.pid}-${Date.now()}`;
-  const [buyer, seller] = await db
-    .insert(users)
-    .values([
-      { email: `buyer-${stamp}@example.com`, name: 'Restart Buyer', passwordHash, emailVerified: true },
-      { email: `seller-${stamp}@example.com`, name: 'Restart Seller', passwordHash, emailVerified: true },
-    ])
-    .returning({ id: users.id, email: users.email, name: users.name });
+/** A buyer, a seller and the seller's listings. */
+async function prepare(db: Database, cars: number) {
+  const [buyer, seller] = await insertAccounts(db, ['Restart Buyer', 'Restart Seller']);
   const listings = [];
   for (let i = 0; i < cars; i++) listings.push(await insertListing(db, seller!, { price: 60_000 + i * 1_000 }));
   return { buyer: buyer!, seller: seller!, listings };
 }
-
-async function http(base: string, token: string | null, method: string, path: string, body?: object) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as { data: OrderWithEvents & { accessToken: string } } };
-}
-
-const signIn = async (base: string, account: Account) => (await http(base, null, 'POST', '/api/auth/login', { email: account.email, password: TEST_PASSWORD })).body.data.accessToken;
 
 /** Orders waiting to be cancelled (unpaid) and to be accepted (inspection, basic plan), all due within seconds. */
 async function openOrders(base: string, buyerToken: string, sellerToken: string, listings: { id: number; price: number }[]) {
   const unpaid: number[] = [];
   const inspecting: number[] = [];
   for (const [i, car] of listings.entries()) {
-    const placed = await http(base, buyerToken, 'POST', '/api/orders', { carId: car.id, amount: car.price, plan: 'basic' });
+    const placed = await http<OrderWithEvents>(base, buyerToken, 'POST', '/api/orders', { carId: car.id, amount: car.price, plan: 'basic' });
     expect(placed.status).toBe(201);
     const id = placed.body.data.id;
     if (i % 2 === 0) {
@@ -85,7 +58,7 @@ async function openOrders(base: string, buyerToken: string, sellerToken: string,
 
 /** Waits until every order has reached its end. */
 async function waitForEnds(base: string, buyerToken: string, unpaid: number[], released: number[]) {
-  const read = async (id: number) => (await http(base, buyerToken, 'GET', `/api/orders/${id}`)).body.data;
+  const read = async (id: number) => (await http<OrderWithEvents>(base, buyerToken, 'GET', `/api/orders/${id}`)).body.data;
   await waitUntil(
     async () => {
       const all = await Promise.all([...unpaid, ...released].map(read));
@@ -122,20 +95,10 @@ async function expectEachMovedOnce(db: Database, buyerId: number, unpaid: number
   }
 }
 
-/** A database for one scenario: a PostgreSQL database of its own, or an embedded one in `dataDir`. */
 async function scenarioDatabase(dataDir: string, cars: number) {
-  if (process.env.DATABASE_URL) {
-    const database = await createTestDatabase();
-    cleanups.push(() => database.close());
-    return { url: database.url!, prepared: await prepare(database.db, cars), reopen: async () => ({ db: database.db, close: async () => {} }) };
-  }
-  const open = () => openDatabase({ databaseUrl: null, dataDir });
-  const database = await open();
-  await database.migrate();
-  await seedIfEmpty(database.db);
-  const prepared = await prepare(database.db, cars);
-  await database.close();
-  return { url: '', prepared, reopen: open };
+  const database = await serverDatabase(dataDir, (db) => prepare(db, cars));
+  cleanups.push(database.drop);
+  return database;
 }
 
 describe('escrow deadlines across a kill -9', () => {
@@ -169,7 +132,7 @@ describe('escrow deadlines across a kill -9', () => {
     const [buyerToken, sellerToken] = [await signIn(first.url, prepared.buyer), await signIn(first.url, prepared.seller)];
     const { unpaid, inspecting } = await openOrders(first.url, buyerToken, sellerToken, prepared.listings);
     // Kill it just as the first deadlines come due, while it works through them.
-    const dueTimes = await Promise.all(unpaid.map(async (id) => Date.parse((await http(first.url, buyerToken, 'GET', `/api/orders/${id}`)).body.data.paymentDueAt)));
+    const dueTimes = await Promise.all(unpaid.map(async (id) => Date.parse((await http<OrderWithEvents>(first.url, buyerToken, 'GET', `/api/orders/${id}`)).body.data.paymentDueAt)));
     await sleep(Math.max(0, Math.min(...dueTimes) - Date.now()) + 300);
     await first.kill('SIGKILL');
     const second = await startServerProcess(env);
