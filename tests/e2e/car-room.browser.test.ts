@@ -423,12 +423,13 @@ describe('car room', () => {
     await page.waitForTimeout(500);
     expect(await unreadOf()).toBe(0);
 
-    // On the car page the seller cannot bid on their own car, and is told why.
+    // On the car page the seller's own car offers editing instead of bidding or buying.
     await openCar(s);
-    await page.getByRole('button', { name: 'Place Bid' }).click();
-    await expect.poll(() => page.getByTestId('bid-blocked-reason').count(), SETTLE).toBe(1);
-    expect(await page.getByTestId('bid-blocked-reason').innerText()).toBe('This is your listing: sellers cannot bid on their own cars.');
-    expect(await bidInput(page).isDisabled()).toBe(true);
+    await page.getByTestId('own-listing').waitFor();
+    expect(await page.getByTestId('own-listing').innerText()).toContain('This is your listing');
+    expect(await page.getByRole('link', { name: 'Edit Listing' }).getAttribute('href')).toBe(`/sell/${carId}/edit`);
+    expect(await page.getByRole('button', { name: 'Place Bid' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Buy with Escrow' }).count()).toBe(0);
 
     await s.close();
     expectNoUnexpectedErrors(s, EXPECTED_HTTP_ERRORS);

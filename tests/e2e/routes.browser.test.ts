@@ -10,6 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { minimumBid } from '../../common/bid-rules.ts';
@@ -56,6 +57,7 @@ let base: string;
 /** A user with a bid, a watched car, a message and an order: the dashboard screenshots show data. */
 let olivia: SignedInUser;
 let catalogue: { id: number; year: number; make: string; model: string; price: number }[];
+let fixedPrice: typeof catalogue;
 
 const titleOf = (c: { year: number; make: string; model: string }) => `${c.year} ${c.make} ${c.model}`;
 
@@ -72,9 +74,13 @@ beforeAll(async () => {
   catalogue = (
     await t.database.db.select({ id: cars.id, year: cars.year, make: cars.make, model: cars.model, price: cars.price }).from(cars)
   ).sort((a, b) => a.price - b.price);
+  // Fixed-price listings: the flows below buy at the asking price (auctions are sold by bidding).
+  fixedPrice = (
+    await t.database.db.select({ id: cars.id, year: cars.year, make: cars.make, model: cars.model, price: cars.price }).from(cars).where(isNull(cars.auctionEndsAt))
+  ).sort((a, b) => a.price - b.price);
 
   olivia = await createUser(t, { name: 'Olivia Sterling' });
-  const [cheap, mid] = [catalogue[0]!, catalogue[3]!];
+  const [cheap, mid] = [fixedPrice[0]!, fixedPrice[3]!];
   await api('POST', '/api/bids', olivia, { carId: mid.id, amount: minimumBid(mid.price, null) });
   await api('POST', '/api/watchlist', olivia, { carId: cheap.id });
   await api('POST', '/api/chat', olivia, { carId: mid.id, message: 'Is the service history complete?' });
@@ -254,7 +260,7 @@ const ROUTES: RouteCheck[] = [
         );
       await expect.poll(readTiles, SETTLE).toEqual(['Active Bids 1', 'Watchlist 1', 'Messages 1', expect.stringMatching(/^Activity [1-9]\d*$/)]);
       const tabs = page.getByRole('tablist', { name: 'Dashboard sections' }).getByRole('tab');
-      expect(await tabs.allInnerTexts()).toEqual(['Recent Activity', 'My Bids', 'Watchlist', 'Messages', 'Orders', 'Settings']);
+      expect(await tabs.allInnerTexts()).toEqual(['Recent Activity', 'My Bids', 'Watchlist', 'Messages', 'Orders', 'My Listings', 'Settings']);
       await page.getByTestId('activity-item').first().waitFor();
     },
   },
@@ -565,7 +571,7 @@ describe('screens', () => {
     expect(plan).toBe('platinum');
 
     // The car page (built in parallel) mounts <BuyWithEscrow>, which posts exactly this.
-    const car = catalogue[5]!;
+    const car = fixedPrice[5]!;
     const order = await api<{ id: number }>('POST', '/api/orders', buyer, { carId: car.id, amount: car.price, plan });
 
     await page.goto(`${base}/dashboard`);
@@ -599,8 +605,8 @@ describe('screens', () => {
     await tab('My Bids').click();
     const bid = page.getByTestId('bid-row').first();
     await bid.waitFor();
-    expect(await bid.innerText()).toContain(titleOf(catalogue[3]!));
-    expect(await bid.innerText()).toContain(usd(minimumBid(catalogue[3]!.price, null)));
+    expect(await bid.innerText()).toContain(titleOf(fixedPrice[3]!));
+    expect(await bid.innerText()).toContain(usd(minimumBid(fixedPrice[3]!.price, null)));
     expect(await bid.innerText()).toContain('Leading');
 
     await tab('Messages').click();
@@ -610,13 +616,13 @@ describe('screens', () => {
     const [thread] = await api<{ discussions: { messageCount: number }[] }>('GET', '/api/chat/user', olivia).then((d) => d.discussions);
     expect(thread!.messageCount).toBe(2);
     expect(await discussion.innerText()).toContain('2 messages');
-    expect(await discussion.getByRole('link', { name: titleOf(catalogue[3]!), exact: true }).getAttribute('href')).toBe(`/car/${catalogue[3]!.id}`);
+    expect(await discussion.getByRole('link', { name: titleOf(fixedPrice[3]!), exact: true }).getAttribute('href')).toBe(`/car/${fixedPrice[3]!.id}`);
 
     await tab('Watchlist').click();
     const watched = page.getByTestId('watch-card');
     await watched.first().waitFor();
-    expect(await watched.innerText()).toContain(titleOf(catalogue[0]!));
-    await watched.getByRole('button', { name: `Remove ${titleOf(catalogue[0]!)} from watchlist` }).click();
+    expect(await watched.innerText()).toContain(titleOf(fixedPrice[0]!));
+    await watched.getByRole('button', { name: `Remove ${titleOf(fixedPrice[0]!)} from watchlist` }).click();
     await text(page, 'Your watchlist is empty').waitFor();
     await expect.poll(() => page.locator('[data-stat="watchlist"] [data-testid="stat-value"]').innerText()).toBe('0');
     expect((await api<{ cars: unknown[] }>('GET', '/api/watchlist', olivia)).cars).toEqual([]);
@@ -633,7 +639,7 @@ describe('screens', () => {
     }
 
     // Put the car back for later screenshots of this user.
-    await api('POST', '/api/watchlist', olivia, { carId: catalogue[0]!.id });
+    await api('POST', '/api/watchlist', olivia, { carId: fixedPrice[0]!.id });
   });
 
   it('toggles a car on the watchlist from its listing card', async () => {

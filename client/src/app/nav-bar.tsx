@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { CloseIcon, Emblem, MenuIcon, PhoneIcon, UserIcon } from '../components/ui/icons.tsx';
+import { CloseIcon, Emblem, MenuIcon, PhoneIcon, PlusIcon, UserIcon } from '../components/ui/icons.tsx';
 import { useLogout } from '../features/auth/hooks/use-logout.ts';
 import { useSessionStore } from '../lib/session-store.ts';
 import { NotificationBell } from '../features/notifications/components/notification-bell.tsx';
@@ -14,6 +14,9 @@ const PRIMARY_LINKS = [
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   isActive ? 'nav-link nav-link--active' : 'nav-link';
+
+const sellLinkClass = ({ isActive }: { isActive: boolean }) =>
+  isActive ? 'nav-link nav-link--sell nav-link--active' : 'nav-link nav-link--sell';
 
 export function NavBar() {
   const location = useLocation();
@@ -63,6 +66,10 @@ export function NavBar() {
           <div className="navbar__auth">
             {isAuthenticated && user ? (
               <>
+                <NavLink to="/sell" className={sellLinkClass}>
+                  <PlusIcon size={16} />
+                  Sell<span className="nav-link__more"> your car</span>
+                </NavLink>
                 <NavLink to="/dashboard" className={navLinkClass} title={user.name}>
                   <UserIcon size={18} />
                   <span className="navbar__user-name">{user.name}</span>

@@ -31,6 +31,12 @@ const ResetPasswordScreen = lazy(() =>
 const DashboardScreen = lazy(() =>
   import('../features/dashboard/components/dashboard-screen.tsx').then((m) => ({ default: m.DashboardScreen })),
 );
+const SellScreen = lazy(() =>
+  import('../features/selling/components/sell-screen.tsx').then((m) => ({ default: m.SellScreen })),
+);
+const EditListingScreen = lazy(() =>
+  import('../features/selling/components/edit-listing-screen.tsx').then((m) => ({ default: m.EditListingScreen })),
+);
 const OrderScreen = lazy(() =>
   import('../features/orders/components/order-screen.tsx').then((m) => ({ default: m.OrderScreen })),
 );
@@ -68,6 +74,8 @@ export const router = createBrowserRouter([
           { path: 'register', element: <RegisterScreen /> },
           { path: 'dashboard', element: <DashboardScreen /> },
           { path: 'orders/:id', element: <OrderScreen /> },
+          { path: 'sell', element: <SellScreen /> },
+          { path: 'sell/:id/edit', element: <EditListingScreen /> },
           { path: 'verify-email', element: <VerifyEmailScreen /> },
           { path: 'forgot-password', element: <ForgotPasswordScreen /> },
           { path: 'reset-password', element: <ResetPasswordScreen /> },

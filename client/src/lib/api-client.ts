@@ -81,7 +81,7 @@ export function errorMessage(error: unknown, fallback: string = UNEXPECTED_ERROR
   return error instanceof ApiError ? error.message : fallback;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface RequestInitLite {
   query?: Query;
@@ -281,6 +281,86 @@ async function request<T>(method: Method, path: string, init: RequestInitLite = 
   return readResponse<T>(response);
 }
 
+// ── File uploads with progress ───────────────────────────────────────────────────────────
+// `fetch` cannot report how much of a request body has been sent, so uploads go through
+// XMLHttpRequest: same base address, bearer token, error shapes and 401 refresh as `request`.
+
+export interface UploadOptions {
+  /** Called as the body goes out with the share sent so far (0..1); back to 0 when it is sent again. */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+  /** Extra request headers, e.g. `Idempotency-Key`. */
+  headers?: Record<string, string>;
+}
+
+function abortError(): Error {
+  return typeof DOMException === 'function'
+    ? new DOMException('The upload was aborted', 'AbortError')
+    : Object.assign(new Error('The upload was aborted'), { name: 'AbortError' });
+}
+
+function sendForm(path: string, form: FormData, accessToken: string | null, options: UploadOptions): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const { signal, onProgress } = options;
+    if (signal?.aborted) {
+      reject(abortError());
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    const onAbort = () => xhr.abort();
+    const settle = () => signal?.removeEventListener('abort', onAbort);
+    xhr.open('POST', buildUrl(path));
+    for (const [name, value] of Object.entries(options.headers ?? {})) xhr.setRequestHeader(name, value);
+    xhr.setRequestHeader('Accept', 'application/json');
+    // No Content-Type: the browser sets multipart/form-data with its boundary.
+    if (accessToken) xhr.setRequestHeader('Authorization', `Bearer ${accessToken}`);
+    xhr.upload.onprogress = (event) => {
+      if (onProgress && event.lengthComputable && event.total > 0) onProgress(Math.min(1, event.loaded / event.total));
+    };
+    xhr.onload = () => {
+      settle();
+      const text = xhr.responseText;
+      const noBody = xhr.status === 204 || xhr.status === 205 || xhr.status === 304 || text === '';
+      try {
+        resolve(new Response(noBody ? null : text, { status: xhr.status }));
+      } catch {
+        reject(new ApiError(NETWORK_ERROR_MESSAGE, 0));
+      }
+    };
+    xhr.onerror = () => {
+      settle();
+      reject(new ApiError(NETWORK_ERROR_MESSAGE, 0));
+    };
+    xhr.ontimeout = xhr.onerror;
+    xhr.onabort = () => {
+      settle();
+      reject(abortError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    xhr.send(form);
+  });
+}
+
+/**
+ * POSTs one file as `multipart/form-data` (in form field `field`) and resolves to the `data` of
+ * the answer, reporting upload progress. A token about to expire is refreshed first (so a large
+ * body is not sent only to be refused); a 401 still refreshes and sends it once more.
+ */
+async function upload<T>(path: string, field: string, file: Blob, options: UploadOptions = {}): Promise<T> {
+  const form = new FormData();
+  form.append(field, file, file instanceof File ? file.name : 'upload');
+  const usedToken = await ensureFreshAccessToken(60);
+  const response = await sendForm(path, form, usedToken, options);
+
+  if (mayRefresh(path, response) && useSessionStore.getState().refreshToken) {
+    const current = useSessionStore.getState().accessToken;
+    const freshToken = current && current !== usedToken ? current : await refreshAccessToken();
+    options.onProgress?.(0);
+    return readResponse<T>(await sendForm(path, form, freshToken, options));
+  }
+  return readResponse<T>(response);
+}
+
 export const api = {
   get: <T>(path: string, options: GetOptions = {}) =>
     request<T>('GET', path, { query: options.query, signal: options.signal }),
@@ -288,6 +368,9 @@ export const api = {
     request<T>('POST', path, { body, signal: options.signal, headers: options.headers }),
   put: <T>(path: string, body?: unknown, options: WriteOptions = {}) =>
     request<T>('PUT', path, { body, signal: options.signal, headers: options.headers }),
+  patch: <T>(path: string, body?: unknown, options: WriteOptions = {}) =>
+    request<T>('PATCH', path, { body, signal: options.signal, headers: options.headers }),
   delete: <T>(path: string, options: WriteOptions = {}) =>
     request<T>('DELETE', path, { signal: options.signal, headers: options.headers }),
+  upload,
 };

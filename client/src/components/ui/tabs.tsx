@@ -1,4 +1,4 @@
-import { useCallback, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 export interface TabDefinition<Id extends string> {
@@ -28,6 +28,19 @@ export function Tabs<Id extends string>({
 }) {
   const baseId = useId();
   const tabRefs = useRef(new Map<Id, HTMLButtonElement>());
+  const listRef = useRef<HTMLDivElement>(null);
+
+  // On a narrow screen the tab list scrolls sideways: keep the selected tab in sight (say when a
+  // link opened a later tab), without scrolling the page itself.
+  useEffect(() => {
+    const list = listRef.current;
+    const tab = tabRefs.current.get(active);
+    if (!list || !tab || list.scrollWidth <= list.clientWidth) return;
+    const left = tab.offsetLeft - list.offsetLeft;
+    if (left < list.scrollLeft || left + tab.offsetWidth > list.scrollLeft + list.clientWidth) {
+      list.scrollLeft = Math.max(0, left - (list.clientWidth - tab.offsetWidth) / 2);
+    }
+  }, [active]);
   const tabId = (id: Id) => `${baseId}-tab-${id}`;
   const panelId = (id: Id) => `${baseId}-panel-${id}`;
 
@@ -56,7 +69,7 @@ export function Tabs<Id extends string>({
 
   return (
     <div className={className ? `tabs ${className}` : 'tabs'}>
-      <div role="tablist" aria-label={label} className="tabs__list" onKeyDown={onKeyDown}>
+      <div ref={listRef} role="tablist" aria-label={label} className="tabs__list" onKeyDown={onKeyDown}>
         {tabs.map((tab) => {
           const selected = tab.id === active;
           return (

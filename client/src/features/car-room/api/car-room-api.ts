@@ -13,6 +13,21 @@ export function getCarDetail(carId: number, signal?: AbortSignal): Promise<CarDe
   return api.get<CarDetail>(`/api/cars/${carId}`, { signal });
 }
 
+/** `GET /api/cars/:id/valuation`: how the market value was estimated. */
+export interface Valuation {
+  estimate: number | null;
+  low: number | null;
+  high: number | null;
+  basis: 'comparables' | 'reference' | null;
+  marketValue: number | null;
+  comparables: { carId: number; year: number; mileage: number; price: number; source: 'listing' | 'sale'; adjustedPrice: number }[];
+  computedAt: string;
+}
+
+export function getValuation(carId: number, signal?: AbortSignal): Promise<Valuation> {
+  return api.get<Valuation>(`/api/cars/${carId}/valuation`, { signal });
+}
+
 /** Oldest first: the latest `limit` messages, or those after message `after`. */
 export async function getChatMessages(
   carId: number,

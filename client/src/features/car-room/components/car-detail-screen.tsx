@@ -1,17 +1,17 @@
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ConnectionBanner } from '../../../components/ui/connection-banner.tsx';
 import { GaugeIcon, MapPinIcon, ShieldCheckIcon, UserIcon } from '../../../components/ui/icons.tsx';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
-import { api } from '../../../lib/api-client.ts';
-import { toSessionUser, useSessionStore } from '../../../lib/session-store.ts';
+import { useSessionStore } from '../../../lib/session-store.ts';
+import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-user.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import type { CarDetail } from '../api/car-room-api.ts';
 import { useCarRoom } from '../hooks/use-car-room.ts';
 import { formatMileage, formatRating } from '../lib/format.ts';
 import { carStatusNotice } from '../lib/car-status.ts';
 import { currentMinimumBid, orderToShow, type CarRoom } from '../stores/car-room-merge.ts';
-import { syncRoom } from '../stores/car-room-store.ts';
+import { ownCarKey, syncRoom, useCarRoomStore } from '../stores/car-room-store.ts';
 import { CarGallery } from './car-gallery.tsx';
 import { CarReviews } from './car-reviews.tsx';
 import { LiveDiscussion } from './live-discussion.tsx';
@@ -90,6 +90,9 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
   const sellerId = useId();
   const viewers = room.viewers ?? detail.viewingCount;
   const userId = useSessionStore((s) => (s.isAuthenticated && s.user ? s.user.id : null));
+  // The seller's own car: known from the listing, or from the server refusing their bid.
+  const toldOwn = useCarRoomStore((s) => (userId === null ? false : Boolean(s.ownCars[ownCarKey(userId, detail.id)])));
+  const ownCar = userId !== null && (detail.seller.userId === userId || toldOwn);
   const notice = carStatusNotice(detail.status);
 
   return (
@@ -144,7 +147,7 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
         <div className="car-room__layout">
           <div className="car-room__main">
             <div className="car-room__gallery">
-              <CarGallery images={detail.images} title={title} />
+              <CarGallery images={detail.images} photos={detail.photos} title={title} />
             </div>
 
             <div className="car-room__details">
@@ -209,6 +212,7 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
               bids={room.bids}
               myOrder={orderToShow(room, userId)}
               userId={userId}
+              ownCar={ownCar}
             />
             <LiveDiscussion
               carId={detail.id}
@@ -221,27 +225,4 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
       </article>
     </>
   );
-}
-
-/**
- * A stored user who had not verified their email may have done so since (in another tab, or
- * from the emailed link): re-read the profile once, so bidding and chat unlock without a new login.
- */
-function useRefreshUnverifiedUser(): void {
-  const userId = useSessionStore((s) => (s.isAuthenticated && s.user && !s.user.email_verified ? s.user.id : null));
-  useEffect(() => {
-    if (userId === null) return;
-    const controller = new AbortController();
-    api
-      .get<unknown>('/api/users/profile', { signal: controller.signal })
-      .then((data) => {
-        const fresh = toSessionUser(data);
-        const current = useSessionStore.getState().user;
-        if (fresh && current && fresh.id === current.id && fresh.email_verified !== current.email_verified) {
-          useSessionStore.getState().setSession({ user: fresh });
-        }
-      })
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [userId]);
 }

@@ -1,4 +1,5 @@
 import { useId, useState, type KeyboardEvent } from 'react';
+import type { CarPhoto } from '@common/api-types.ts';
 import { viewNameOf } from '../lib/format.ts';
 import { ChevronLeftIcon, ChevronRightIcon } from './room-icons.tsx';
 
@@ -12,13 +13,17 @@ export function imageAlt(title: string, url: string, index: number, count: numbe
  * Main image with previous/next buttons and a row of thumbnails. Thumbnails are buttons
  * (Tab + Enter/Space); arrow keys, Home and End move through the photos from anywhere in it.
  */
-export function CarGallery({ images, title }: { images: string[]; title: string }) {
+export function CarGallery({ images, photos = [], title }: { images: string[]; photos?: CarPhoto[]; title: string }) {
   const [selected, setSelected] = useState(0);
   const [failed, setFailed] = useState<ReadonlySet<string>>(() => new Set());
   const thumbsId = useId();
-  const count = images.length;
+  // Uploaded photos come in WebP with a JPEG fallback and known sizes; the sample catalogue's
+  // illustrations are single files.
+  const usePhotos = photos.length > 0;
+  const count = usePhotos ? photos.length : images.length;
   const index = count === 0 ? 0 : Math.min(selected, count - 1);
-  const current = images[index];
+  const photo = usePhotos ? photos[index] : undefined;
+  const current = usePhotos ? photo?.gallery.jpeg : images[index];
 
   if (count === 0 || current === undefined) {
     return (
@@ -49,6 +54,20 @@ export function CarGallery({ images, title }: { images: string[]; title: string 
       <div className="gallery__stage">
         {failed.has(current) ? (
           <div className="car-card__no-image">No Image</div>
+        ) : photo ? (
+          <picture key={current}>
+            <source type="image/webp" srcSet={photo.gallery.webp} />
+            <img
+              src={photo.gallery.jpeg}
+              alt={imageAlt(title, '', index, count)}
+              width={photo.width}
+              height={photo.height}
+              decoding="async"
+              fetchPriority={index === 0 ? 'high' : undefined}
+              onError={() => setFailed((prev) => new Set(prev).add(current))}
+              data-testid="gallery-photo"
+            />
+          </picture>
         ) : (
           <img
             key={current}
@@ -76,19 +95,36 @@ export function CarGallery({ images, title }: { images: string[]; title: string 
       </div>
       {count > 1 && (
         <ul className="gallery__thumbs" id={thumbsId} aria-label="Choose a photo">
-          {images.map((url, i) => (
-            <li key={url}>
-              <button
-                type="button"
-                className="gallery__thumb"
-                aria-current={i === index ? 'true' : undefined}
-                aria-label={`Show photo ${i + 1} of ${count}${viewNameOf(url) ? `: ${viewNameOf(url)}` : ''}`}
-                onClick={() => go(i)}
-              >
-                <img src={url} alt="" width={160} height={100} loading="lazy" decoding="async" />
-              </button>
-            </li>
-          ))}
+          {usePhotos
+            ? photos.map((p, i) => (
+                <li key={p.card.webp}>
+                  <button
+                    type="button"
+                    className="gallery__thumb"
+                    aria-current={i === index ? 'true' : undefined}
+                    aria-label={`Show photo ${i + 1} of ${count}`}
+                    onClick={() => go(i)}
+                  >
+                    <picture>
+                      <source type="image/webp" srcSet={p.card.webp} />
+                      <img src={p.card.jpeg} alt="" width={p.width} height={p.height} loading="lazy" decoding="async" />
+                    </picture>
+                  </button>
+                </li>
+              ))
+            : images.map((url, i) => (
+                <li key={url}>
+                  <button
+                    type="button"
+                    className="gallery__thumb"
+                    aria-current={i === index ? 'true' : undefined}
+                    aria-label={`Show photo ${i + 1} of ${count}${viewNameOf(url) ? `: ${viewNameOf(url)}` : ''}`}
+                    onClick={() => go(i)}
+                  >
+                    <img src={url} alt="" width={160} height={100} loading="lazy" decoding="async" />
+                  </button>
+                </li>
+              ))}
         </ul>
       )}
     </div>

@@ -106,6 +106,7 @@ export function LiveDiscussion({
                 className={[
                   'chat-msg',
                   m.type === 'bid' ? 'chat-msg--bid' : '',
+                  m.role === 'seller' ? 'chat-msg--seller' : '',
                   userId !== null && m.userId === userId ? 'chat-msg--mine' : '',
                 ]
                   .filter(Boolean)
@@ -114,6 +115,11 @@ export function LiveDiscussion({
               >
                 <div className="chat-msg__meta">
                   <span className="chat-msg__author">{m.userName}</span>
+                  {m.role === 'seller' && (
+                    <span className="badge badge--seller" data-testid="seller-badge">
+                      Seller
+                    </span>
+                  )}
                   {m.type === 'bid' && <span className="badge badge--bid">BID</span>}
                   {m.type === 'question' && <span className="badge badge--question">Question</span>}
                   <time className="chat-msg__time" dateTime={m.timestamp} title={formatDateTime(m.timestamp)}>

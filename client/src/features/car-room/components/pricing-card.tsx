@@ -1,12 +1,13 @@
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { compareToMarket, formatUsd } from '@common/pricing.ts';
-import { EyeIcon, GavelIcon, InfoIcon, ReceiptIcon, ShieldCheckIcon, TrendIcon } from '../../../components/ui/icons.tsx';
+import { EyeIcon, GavelIcon, InfoIcon, PencilIcon, ReceiptIcon, ShieldCheckIcon, TrendIcon } from '../../../components/ui/icons.tsx';
+import { isAbortError } from '../../../lib/api-client.ts';
 import { isFinalOrderStatus } from '../../../lib/order-progress.ts';
 import { orderStatusLabel } from '../../../lib/order-status.ts';
 import { formatRelativeTime } from '../../../lib/relative-time.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import type { Bid, CarDetail, Order } from '../api/car-room-api.ts';
+import { getValuation, type Bid, type CarDetail, type Order, type Valuation } from '../api/car-room-api.ts';
 import { WatchButton } from '../../../components/watch-button.tsx';
 import { BuyWithEscrow } from '../../escrow/components/buy-with-escrow.tsx';
 import { carStatusNotice } from '../lib/car-status.ts';
@@ -26,6 +27,7 @@ export function PricingCard({
   bids,
   myOrder,
   userId,
+  ownCar,
 }: {
   detail: CarDetail;
   currentBids: number;
@@ -36,6 +38,8 @@ export function PricingCard({
   /** The signed-in user's order for this car, if any. */
   myOrder: Order | null;
   userId: number | null;
+  /** The signed-in user sells this car. */
+  ownCar: boolean;
 }) {
   const titleId = useId();
   const market = compareToMarket(detail.price, detail.marketValue);
@@ -52,9 +56,7 @@ export function PricingCard({
       <p className="pricing-card__price" data-testid="asking-price">
         {formatUsd(detail.price)}
       </p>
-      <p className="pricing-card__market">
-        Market value: <strong>{detail.marketValue === null ? 'not yet estimated' : formatUsd(detail.marketValue)}</strong>
-      </p>
+      <MarketValue detail={detail} />
 
       <dl className="pricing-stats">
         <div className="pricing-stats__item">
@@ -67,7 +69,9 @@ export function PricingCard({
                 {market.label}
               </span>
             ) : (
-              <span data-testid="price-vs-market">Too few comparable cars</span>
+              <span data-testid="price-vs-market" className="pricing-stats__none">
+                No estimate
+              </span>
             )}
           </dd>
         </div>
@@ -96,7 +100,7 @@ export function PricingCard({
         </div>
       </dl>
 
-      {notice ? (
+      {notice && (
         <div className={`listing-status listing-status--${notice.tone}`} role="status" data-testid="car-status-notice">
           <InfoIcon size={20} />
           <div>
@@ -104,9 +108,8 @@ export function PricingCard({
             <p>{notice.text}</p>
           </div>
         </div>
-      ) : (
-        <BidForm carId={detail.id} minimum={minimum} />
       )}
+      {ownCar ? <OwnListing carId={detail.id} /> : !notice && <BidForm carId={detail.id} minimum={minimum} />}
 
       {bids.length > 0 && <RecentBids bids={bids.slice(0, RECENT_BIDS_SHOWN)} />}
 
@@ -123,7 +126,7 @@ export function PricingCard({
         </p>
       )}
 
-      {!notice && (
+      {!notice && !ownCar && (
         <BuyWithEscrow
           carId={detail.id}
           price={detail.price}
@@ -133,7 +136,7 @@ export function PricingCard({
           onStale={() => void syncRoom(detail.id)}
         />
       )}
-      <WatchButton carId={detail.id} carTitle={title} variant="full" />
+      {!ownCar && <WatchButton carId={detail.id} carTitle={title} variant="full" />}
       <Link to="/support" className="btn btn--primary btn--block btn--lg pricing-card__order">
         Place Order - Contact Sales
       </Link>
@@ -174,5 +177,86 @@ function RecentBids({ bids }: { bids: Bid[] }) {
         ))}
       </ol>
     </section>
+  );
+}
+
+/**
+ * The market value and where it comes from: comparable cars (how many, from the valuation
+ * endpoint), the sample catalogue's reference value, or, with too few comparables, no value at
+ * all rather than a guess.
+ */
+function MarketValue({ detail }: { detail: CarDetail }) {
+  // A draft has no public valuation yet (only its seller can see the car at all).
+  const comparables = detail.marketValue !== null && detail.marketValueBasis === 'comparables' && detail.status !== 'draft';
+  const valuation = useValuation(detail.id, comparables ? detail.marketValue : null);
+  if (detail.marketValue === null) {
+    return (
+      <p className="pricing-card__market pricing-card__market--none" data-testid="market-value">
+        Not enough comparable cars to estimate a market value
+      </p>
+    );
+  }
+  const count = valuation?.comparables.length ?? 0;
+  return (
+    <>
+      <p className="pricing-card__market" data-testid="market-value">
+        Market value: <strong>{formatUsd(detail.marketValue)}</strong>
+      </p>
+      {detail.marketValueBasis === 'reference' ? (
+        <p className="pricing-card__basis" data-testid="market-basis">
+          Reference value
+        </p>
+      ) : (
+        valuation &&
+        count > 0 && (
+          <p className="pricing-card__basis" data-testid="market-basis">
+            Based on {count} comparable {count === 1 ? 'car' : 'cars'}
+            {valuation.low !== null && valuation.high !== null && valuation.low !== valuation.high && (
+              <span className="pricing-card__range">
+                Likely range {formatUsd(valuation.low)} to {formatUsd(valuation.high)}
+              </span>
+            )}
+          </p>
+        )
+      )}
+    </>
+  );
+}
+
+/** The valuation behind an estimated market value; read again when the value changes. */
+function useValuation(carId: number, marketValue: number | null): Valuation | null {
+  const [loaded, setLoaded] = useState<{ key: string; valuation: Valuation } | null>(null);
+  const key = `${carId}:${marketValue}`;
+  useEffect(() => {
+    if (marketValue === null) return;
+    const controller = new AbortController();
+    getValuation(carId, controller.signal)
+      .then((valuation) => setLoaded({ key: `${carId}:${marketValue}`, valuation }))
+      .catch((error: unknown) => {
+        if (!isAbortError(error)) setLoaded(null);
+      });
+    return () => controller.abort();
+  }, [carId, marketValue]);
+  return marketValue !== null && loaded?.key === key ? loaded.valuation : null;
+}
+
+/** What the seller sees instead of the bid form and Buy with Escrow on their own car. */
+function OwnListing({ carId }: { carId: number }) {
+  return (
+    <div className="own-listing" data-testid="own-listing">
+      <p className="own-listing__title">This is your listing</p>
+      <p className="own-listing__text">
+        Buyers bid and ask questions here. Answer them in the Live Discussion: your messages carry a Seller badge.
+        Accept the highest bid from{' '}
+        <Link to="/dashboard?tab=listings" className="text-link">
+          My Listings
+        </Link>
+        .
+      </p>
+      <Link to={`/sell/${carId}/edit`} className="btn btn--outline btn--block">
+        <PencilIcon size={17} />
+        Edit Listing
+      </Link>
+    </div>
   );
 }

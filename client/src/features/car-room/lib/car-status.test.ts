@@ -13,6 +13,11 @@ describe('carStatusNotice', () => {
     expect(carStatusNotice('sold')).toMatchObject({ badge: 'Sold', tone: 'sold' });
   });
 
+  it('tells the seller a draft is not published yet', () => {
+    expect(carStatusNotice('draft')).toMatchObject({ badge: 'Draft', tone: 'closed' });
+    expect(carStatusNotice('draft')?.text).toMatch(/only you can see it/);
+  });
+
   it('closes bidding for any other state, even one it does not know', () => {
     expect(carStatusNotice('ended')?.badge).toBe('Auction ended');
     expect(carStatusNotice('withdrawn')?.badge).toBe('No longer listed');

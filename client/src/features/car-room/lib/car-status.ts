@@ -20,6 +20,8 @@ export function carStatusNotice(status: CarStatus | string | undefined): CarStat
         text: "A buyer's payment for this car is held in escrow. Bids and new orders are closed while the sale completes.",
         tone: 'pending',
       };
+    case 'draft':
+      return { badge: 'Draft', text: 'This listing is not published yet: only you can see it. Publish it to open bidding.', tone: 'closed' };
     case 'sold':
       return { badge: 'Sold', text: 'This car has been sold through our escrow service.', tone: 'sold' };
     case 'ended':

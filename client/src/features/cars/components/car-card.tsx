@@ -67,9 +67,11 @@ export function CarCard({ car }: { car: CarListItem }) {
         <div className="car-card__pricing">
           <p className="car-card__price">{formatUsd(car.price)}</p>
           {market && <p className={`market-label market-label--${market.kind}`}>{market.label}</p>}
-          <p className="car-card__market-value">
-            Market value: {car.market_value === null ? 'not yet estimated' : formatUsd(car.market_value)}
-          </p>
+          {car.market_value === null ? (
+            <p className="car-card__market-value car-card__market-value--none">Market value: too few comparable cars</p>
+          ) : (
+            <p className="car-card__market-value">Market value: {formatUsd(car.market_value)}</p>
+          )}
         </div>
 
         <ul className="car-card__stats">

@@ -30,6 +30,7 @@ import {
   type DashboardSummary,
 } from '../api/dashboard.ts';
 import { carName } from '../lib/dashboard-format.ts';
+import { MyListingsPanel } from './my-listings-panel.tsx';
 
 export const DASHBOARD_TABS = [
   { id: 'activity', label: 'Recent Activity' },
@@ -37,6 +38,7 @@ export const DASHBOARD_TABS = [
   { id: 'watchlist', label: 'Watchlist' },
   { id: 'messages', label: 'Messages' },
   { id: 'orders', label: 'Orders' },
+  { id: 'listings', label: 'My Listings' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 
@@ -410,6 +412,8 @@ export function DashboardTabs({
               return <MessagesPanel />;
             case 'orders':
               return <OrdersPanel userId={userId} />;
+            case 'listings':
+              return <MyListingsPanel userId={userId} />;
             case 'settings':
               return <SettingsPanel onEditProfile={onEditProfile} />;
           }

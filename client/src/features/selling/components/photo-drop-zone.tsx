@@ -1,0 +1,102 @@
+import { useId, useState, type DragEvent } from 'react';
+import { UploadIcon } from '../../../components/ui/icons.tsx';
+import { PHOTO_ACCEPT, PHOTO_LIMITS } from '../lib/photo-list.ts';
+
+/** True when a drag carries files from outside the page (not a photo tile being moved). */
+function carriesFiles(event: DragEvent): boolean {
+  return Array.from(event.dataTransfer.types).includes('Files');
+}
+
+/**
+ * Where photos come in: drop files on it, or use the Choose Photos button (a real file input,
+ * so it works with the keyboard and screen readers). The parent decides what to keep.
+ */
+export function PhotoDropZone({
+  count,
+  disabled = false,
+  onFiles,
+  problems,
+}: {
+  /** Photos the listing has (or will have) already. */
+  count: number;
+  disabled?: boolean;
+  onFiles: (files: File[]) => void;
+  /** Why some picked files were not added. */
+  problems: readonly string[];
+}) {
+  const inputId = useId();
+  const hintId = useId();
+  const problemsId = useId();
+  const [over, setOver] = useState(false);
+  const full = count >= PHOTO_LIMITS.maxPhotos;
+  const off = disabled || full;
+
+  function onDragOver(event: DragEvent<HTMLDivElement>) {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = off ? 'none' : 'copy';
+    if (!off) setOver(true);
+  }
+
+  function onDrop(event: DragEvent<HTMLDivElement>) {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    setOver(false);
+    if (!off) onFiles(Array.from(event.dataTransfer.files));
+  }
+
+  return (
+    <div
+      className={['photo-drop', over ? 'is-over' : '', off ? 'is-disabled' : ''].filter(Boolean).join(' ')}
+      onDragOver={onDragOver}
+      onDragEnter={onDragOver}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOver(false);
+      }}
+      onDrop={onDrop}
+      data-testid="photo-drop-zone"
+    >
+      <span className="photo-drop__icon" aria-hidden="true">
+        <UploadIcon size={26} />
+      </span>
+      <p className="photo-drop__title">
+        {full ? (
+          'This listing has the most photos it can have'
+        ) : (
+          <>
+            <span className="photo-drop__when-pointer">Drag photos here, or</span>
+            <span className="photo-drop__when-touch">Add photos from your device</span>
+          </>
+        )}
+      </p>
+      <input
+        id={inputId}
+        className="photo-drop__input sr-only"
+        type="file"
+        accept={PHOTO_ACCEPT}
+        multiple
+        disabled={off}
+        aria-describedby={[hintId, problems.length > 0 ? problemsId : ''].filter(Boolean).join(' ')}
+        onChange={(event) => {
+          const files = Array.from(event.target.files ?? []);
+          event.target.value = ''; // picking the same file again still counts
+          if (files.length > 0) onFiles(files);
+        }}
+      />
+      <label htmlFor={inputId} className="btn btn--outline photo-drop__button">
+        Choose Photos
+      </label>
+      <p id={hintId} className="photo-drop__hint">
+        JPEG, PNG or WebP, up to 10 MB each, at most {PHOTO_LIMITS.maxPhotos} photos ({count} of{' '}
+        {PHOTO_LIMITS.maxPhotos} added). The first photo is the cover.
+      </p>
+      {problems.length > 0 && (
+        <ul id={problemsId} className="photo-drop__problems" role="alert">
+          {problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

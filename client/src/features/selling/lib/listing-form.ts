@@ -1,0 +1,282 @@
+import { formatUsd } from '@common/pricing.ts';
+
+/**
+ * The listing form (`/sell` and `/sell/:id/edit`): its values, the checks that mirror the
+ * server's limits (contract §Selling, `NewListing`) so mistakes show beside the field as they are
+ * made, the request bodies, and the mapping of a 400 `VALIDATION_FAILED` back onto the fields.
+ * The server still decides: these checks are a convenience.
+ */
+
+export const BODY_STYLES = [
+  { value: 'sedan', label: 'Sedan' },
+  { value: 'coupe', label: 'Coupe' },
+  { value: 'convertible', label: 'Convertible' },
+  { value: 'suv', label: 'SUV' },
+  { value: 'sports', label: 'Sports' },
+  { value: 'wagon', label: 'Wagon' },
+] as const;
+export type BodyStyle = (typeof BODY_STYLES)[number]['value'];
+
+export const CONDITIONS = ['Excellent', 'Like New'] as const;
+export type Condition = (typeof CONDITIONS)[number];
+
+export const LISTING_LIMITS = {
+  make: 60,
+  model: 60,
+  location: 120,
+  description: 5_000,
+  feature: 80,
+  features: 40,
+  firstYear: 1900,
+  minPrice: 1,
+  maxPrice: 1_000_000,
+  maxMileage: 1_000_000,
+} as const;
+
+/** Model years run up to next year's models (as the server counts them, in UTC). */
+export function latestModelYear(now: Date = new Date()): number {
+  return now.getUTCFullYear() + 1;
+}
+
+/** What the form holds: text as typed (numbers too), so a half-typed value is never lost. */
+export interface ListingFormValues {
+  make: string;
+  model: string;
+  year: string;
+  bodyStyle: BodyStyle | '';
+  condition: Condition | '';
+  price: string;
+  mileage: string;
+  location: string;
+  description: string;
+  features: string[];
+}
+
+export type ListingField = keyof ListingFormValues;
+export type ListingErrors = Partial<Record<ListingField, string>>;
+
+/** Field order on the form (the first invalid one gets focus). */
+export const LISTING_FIELDS: readonly ListingField[] = [
+  'make',
+  'model',
+  'year',
+  'bodyStyle',
+  'condition',
+  'price',
+  'mileage',
+  'location',
+  'description',
+  'features',
+];
+
+/** The fields a published listing can still change (`PATCH /api/cars/:id`). */
+export const EDITABLE_FIELDS = ['price', 'mileage', 'condition', 'location', 'description', 'features'] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+
+/** `POST /api/cars` body. */
+export interface NewListing {
+  make: string;
+  model: string;
+  year: number;
+  price: number;
+  mileage: number;
+  condition: Condition;
+  location: string;
+  description: string;
+  features: string[];
+  bodyStyle: BodyStyle;
+  draft?: boolean;
+}
+
+/** `PATCH /api/cars/:id` body. */
+export type ListingEdit = Partial<Pick<NewListing, EditableField>>;
+
+export const EMPTY_LISTING: ListingFormValues = {
+  make: '',
+  model: '',
+  year: '',
+  bodyStyle: '',
+  condition: '',
+  price: '',
+  mileage: '',
+  location: '',
+  description: '',
+  features: [],
+};
+
+/** Characters as people count them (an emoji is one), as the server's length limits do. */
+export const textLength = (text: string): number => [...text].length;
+
+const integerFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/**
+ * "125,000", "$125000", " 125 000 " → 125000; anything that is not a whole number → null.
+ * Empty input gives null too (callers check emptiness first).
+ */
+export function parseWholeNumber(text: string): number | null {
+  const cleaned = text.trim().replace(/^\$/, '').replace(/[,\s]/g, '');
+  if (!/^\d{1,9}$/.test(cleaned)) return null;
+  return Number(cleaned);
+}
+
+function textError(value: string, max: number, emptyMessage: string, name: string): string | undefined {
+  const text = value.trim();
+  if (!text) return emptyMessage;
+  if (textLength(text) > max) return `${name} must be at most ${integerFormat.format(max)} characters`;
+  return undefined;
+}
+
+/** The message for one field, or undefined when it is fine. Whitespace-only text counts as empty. */
+export function fieldError(field: ListingField, values: ListingFormValues, now: Date = new Date()): string | undefined {
+  switch (field) {
+    case 'make':
+      return textError(values.make, LISTING_LIMITS.make, 'Enter the make, for example Porsche', 'Make');
+    case 'model':
+      return textError(values.model, LISTING_LIMITS.model, 'Enter the model, for example 911 Carrera S', 'Model');
+    case 'year': {
+      const latest = latestModelYear(now);
+      if (!values.year.trim()) return 'Enter the model year';
+      const year = /^\s*\d{4}\s*$/.test(values.year) ? Number(values.year) : null;
+      if (year === null || year < LISTING_LIMITS.firstYear || year > latest) {
+        return `Enter a model year from ${LISTING_LIMITS.firstYear} to ${latest}`;
+      }
+      return undefined;
+    }
+    case 'bodyStyle':
+      return values.bodyStyle ? undefined : 'Choose a body style';
+    case 'condition':
+      return values.condition ? undefined : 'Choose the condition';
+    case 'price': {
+      if (!values.price.trim()) return 'Enter the asking price';
+      const price = parseWholeNumber(values.price);
+      if (price === null) return 'Enter a whole-dollar amount, for example 125000';
+      if (price < LISTING_LIMITS.minPrice) return `The price must be at least ${formatUsd(LISTING_LIMITS.minPrice)}`;
+      if (price > LISTING_LIMITS.maxPrice) return `The price must be at most ${formatUsd(LISTING_LIMITS.maxPrice)}`;
+      return undefined;
+    }
+    case 'mileage': {
+      if (!values.mileage.trim()) return 'Enter the mileage';
+      const mileage = parseWholeNumber(values.mileage);
+      if (mileage === null) return 'Enter the mileage in whole miles, for example 12400';
+      if (mileage > LISTING_LIMITS.maxMileage) return `The mileage must be at most ${integerFormat.format(LISTING_LIMITS.maxMileage)} miles`;
+      return undefined;
+    }
+    case 'location':
+      return textError(values.location, LISTING_LIMITS.location, 'Enter where the car is, for example Austin, TX', 'Location');
+    case 'description':
+      return textError(values.description, LISTING_LIMITS.description, 'Describe the car', 'The description');
+    case 'features': {
+      if (values.features.length > LISTING_LIMITS.features) return `List at most ${LISTING_LIMITS.features} features`;
+      const bad = values.features.find((f) => !f.trim() || textLength(f.trim()) > LISTING_LIMITS.feature);
+      if (bad !== undefined) return `Each feature must be 1 to ${LISTING_LIMITS.feature} characters`;
+      return undefined;
+    }
+  }
+}
+
+/** Every problem of the given fields (all of them by default), in form order. */
+export function validateListing(
+  values: ListingFormValues,
+  fields: readonly ListingField[] = LISTING_FIELDS,
+  now: Date = new Date(),
+): ListingErrors {
+  const errors: ListingErrors = {};
+  for (const field of fields) {
+    const message = fieldError(field, values, now);
+    if (message) errors[field] = message;
+  }
+  return errors;
+}
+
+/** Why a feature cannot be added (too long, a repeat, the list is full), or undefined. */
+export function featureError(text: string, features: readonly string[]): string | undefined {
+  const feature = text.trim();
+  if (!feature) return 'Type a feature first';
+  if (textLength(feature) > LISTING_LIMITS.feature) return `A feature must be at most ${LISTING_LIMITS.feature} characters`;
+  if (features.some((f) => f.trim().toLowerCase() === feature.toLowerCase())) return 'That feature is already listed';
+  if (features.length >= LISTING_LIMITS.features) return `List at most ${LISTING_LIMITS.features} features`;
+  return undefined;
+}
+
+/** The `POST /api/cars` body of valid values (call `validateListing` first). */
+export function toNewListing(values: ListingFormValues, draft: boolean): NewListing {
+  return {
+    make: values.make.trim(),
+    model: values.model.trim(),
+    year: Number(values.year.trim()),
+    price: parseWholeNumber(values.price) ?? 0,
+    mileage: parseWholeNumber(values.mileage) ?? 0,
+    condition: values.condition as Condition,
+    location: values.location.trim(),
+    description: values.description.trim(),
+    features: values.features.map((f) => f.trim()).filter(Boolean),
+    bodyStyle: values.bodyStyle as BodyStyle,
+    ...(draft ? { draft: true } : {}),
+  };
+}
+
+interface EditableListing {
+  make: string;
+  model: string;
+  year: number;
+  bodyStyle: string;
+  condition: string;
+  price: number;
+  mileage: number;
+  location: string;
+  description: string;
+  features: string[];
+}
+
+const isBodyStyle = (v: string): v is BodyStyle => BODY_STYLES.some((b) => b.value === v);
+const isCondition = (v: string): v is Condition => (CONDITIONS as readonly string[]).includes(v);
+
+/** The form filled from a listing (the edit page). */
+export function listingFormValues(car: EditableListing): ListingFormValues {
+  return {
+    make: car.make,
+    model: car.model,
+    year: String(car.year),
+    bodyStyle: isBodyStyle(car.bodyStyle) ? car.bodyStyle : '',
+    condition: isCondition(car.condition) ? car.condition : '',
+    price: integerFormat.format(car.price),
+    mileage: integerFormat.format(car.mileage),
+    location: car.location,
+    description: car.description,
+    features: [...car.features],
+  };
+}
+
+/** Only the editable fields that differ from `car` (valid values assumed). */
+export function listingChanges(values: ListingFormValues, car: EditableListing): ListingEdit {
+  const next = toNewListing(values, false);
+  const changes: ListingEdit = {};
+  if (next.price !== car.price) changes.price = next.price;
+  if (next.mileage !== car.mileage) changes.mileage = next.mileage;
+  if (next.condition !== car.condition) changes.condition = next.condition;
+  if (next.location !== car.location) changes.location = next.location;
+  if (next.description !== car.description) changes.description = next.description;
+  if (next.features.length !== car.features.length || next.features.some((f, i) => f !== car.features[i])) {
+    changes.features = next.features;
+  }
+  return changes;
+}
+
+/**
+ * Splits a `details` list (`[{field, message}]`) into messages per form field and the rest.
+ * `features.3` belongs to `features`. Anything that is not such a list gives nothing.
+ */
+export function errorsFromDetails(details: unknown): { fields: ListingErrors; other: string[] } {
+  const fields: ListingErrors = {};
+  const other: string[] = [];
+  if (!Array.isArray(details)) return { fields, other };
+  for (const item of details) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { field, message } = item as { field?: unknown; message?: unknown };
+    if (typeof message !== 'string' || !message) continue;
+    const key = typeof field === 'string' ? field.replace(/^\//, '').split(/[./]/)[0] : undefined;
+    if (key && (LISTING_FIELDS as readonly string[]).includes(key)) fields[key as ListingField] ??= message;
+    else other.push(message);
+  }
+  return { fields, other };
+}
