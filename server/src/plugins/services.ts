@@ -75,7 +75,9 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       const caughtUp = await orders.sweepOverdue();
       if (caughtUp > 0) app.log.info({ orders: caughtUp }, 'caught up on overdue escrow deadlines');
       await auctions.sweep();
+      auctions.startClock();
     });
+    app.addHook('preClose', async () => auctions.stopClock());
     app.decorate('services', {
       cars,
       notifications,

@@ -33,6 +33,10 @@ export interface AuctionsServiceDeps {
   minSeconds: number;
 }
 
+/** How often each process looks up the next auction end (late bids may move it). */
+const CLOCK_REFRESH_MS = 2_000;
+const CLOCK_SLACK_MS = 25;
+
 /** What a seller asks for when listing a car at auction. */
 export interface AuctionRequest {
   endsAt: string;
@@ -54,6 +58,10 @@ export interface AuctionResult {
  * clock, so a bid racing the close is either in time (and counts) or refused, never both.
  */
 export class AuctionsService {
+  private timer: NodeJS.Timeout | null = null;
+  private refresher: NodeJS.Timeout | null = null;
+  private armedFor: number | null = null;
+
   constructor(private readonly deps: AuctionsServiceDeps) {
     // `short` keeps one waiting job per car, however often a close is scheduled.
     deps.jobs.define({
@@ -86,6 +94,50 @@ export class AuctionsService {
     }
   }
 
+  /**
+   * The close is a job, due at the end; a job is only picked up at the worker's next poll. So
+   * that an auction closes as the clock reaches zero rather than up to a poll later, each
+   * process also keeps a timer for the next end among live auctions, which wakes the worker
+   * then. The timer only hurries the job: a process without it still closes every auction.
+   */
+  startClock(): void {
+    const refresh = () => void this.armNextEnd().catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not read the next auction end'));
+    refresh();
+    this.refresher = setInterval(refresh, CLOCK_REFRESH_MS);
+    this.refresher.unref();
+  }
+
+  stopClock(): void {
+    if (this.refresher) clearInterval(this.refresher);
+    if (this.timer) clearTimeout(this.timer);
+    this.refresher = this.timer = null;
+  }
+
+  /** An auction (on this process) ends at `endsAt`, or later than before: wake the close worker then. */
+  arm(endsAt: Date): void {
+    const at = endsAt.getTime();
+    if (this.armedFor !== null && this.armedFor <= at && this.armedFor > Date.now()) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.armedFor = at;
+    // A little after the end, so the database's clock has passed it too.
+    this.timer = setTimeout(() => {
+      this.armedFor = null;
+      this.deps.jobs.wake('auction.close');
+      void this.armNextEnd().catch(() => {});
+    }, Math.max(0, at - Date.now()) + CLOCK_SLACK_MS);
+    this.timer.unref();
+  }
+
+  private async armNextEnd(): Promise<void> {
+    const [next] = await this.deps.db
+      .select({ endsAt: cars.auctionEndsAt })
+      .from(cars)
+      .where(and(eq(cars.status, 'active'), isNotNull(cars.auctionEndsAt), isNull(cars.auctionClosedAt)))
+      .orderBy(cars.auctionEndsAt)
+      .limit(1);
+    if (next?.endsAt) this.arm(next.endsAt);
+  }
+
   /** In the listing's transaction: the close at the end, and a reminder an hour before. */
   async schedule(tx: Executor, carId: number, endsAt: Date): Promise<void> {
     await this.deps.jobs.enqueue(tx, 'auction.close', { carId }, { startAfter: endsAt, singletonKey: `car-${carId}` });
@@ -106,6 +158,7 @@ export class AuctionsService {
       const decidedAt = await databaseNow(tx);
       if (car.auctionEndsAt.getTime() > decidedAt.getTime()) {
         await this.deps.jobs.enqueue(tx, 'auction.close', { carId }, { startAfter: car.auctionEndsAt, singletonKey: `car-${carId}` });
+        this.arm(car.auctionEndsAt);
         return null;
       }
       const [winning] =
