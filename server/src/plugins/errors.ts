@@ -32,7 +32,13 @@ export default fp(
         return reply.status(415).send({ error: 'Requests must be sent as JSON (Content-Type: application/json)', code: 'UNSUPPORTED_MEDIA_TYPE' });
       }
       if (status === 413) {
-        return reply.status(413).send({ error: 'The request body is too large', code: 'PAYLOAD_TOO_LARGE' });
+        const message =
+          error.code === 'FST_REQ_FILE_TOO_LARGE'
+            ? 'Photos can be at most 10 MB'
+            : error.code === 'FST_FILES_LIMIT' || error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FIELDS_LIMIT'
+              ? 'Send one photo per request, in the field "file"'
+              : 'The request body is too large';
+        return reply.status(413).send({ error: message, code: 'PAYLOAD_TOO_LARGE' });
       }
       if (status === 429) {
         return reply.status(429).send({ error: error.message || 'Too many requests. Please try again later.', code: 'RATE_LIMITED' });

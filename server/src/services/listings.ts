@@ -4,7 +4,7 @@ import type { Database, Executor, Transaction } from '../../../db/client.ts';
 import { MAX_PHOTOS_PER_CAR, cars, sellers, watchlist, type CarBodyStyle, type CarCondition, type StoredPhoto } from '../../../db/schema/index.ts';
 import { carSearchText } from '../../../db/search-text.ts';
 import { formatUsd } from '../../../common/pricing.ts';
-import type { CarDetail, CarStatus } from '../../../common/api-types.ts';
+import type { CarDetail, CarPhoto, CarStatus } from '../../../common/api-types.ts';
 import { conflict, notFound, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
@@ -40,6 +40,12 @@ export interface NewListing {
   auction?: AuctionRequest;
   /** Extension: keep it off the market until published (photos are added first). */
   draft?: boolean;
+}
+
+/** What photo changes answer: `images` (the contract's) and `photos` with every size (extension). */
+export interface PhotoGallery {
+  images: string[];
+  photos: CarPhoto[];
 }
 
 export type ListingEdit = Partial<Pick<NewListing, 'price' | 'description' | 'features' | 'mileage' | 'location' | 'condition'>>;
@@ -183,7 +189,7 @@ export class ListingsService {
    * the car refers to it; a failure on the way removes what was stored, and a job removes it
    * later should this process die in between.
    */
-  async addPhoto(userId: number, carId: number, file: Buffer): Promise<{ images: string[] }> {
+  async addPhoto(userId: number, carId: number, file: Buffer): Promise<PhotoGallery> {
     // Cheap refusals first, before any decoding.
     const [current] = await this.db
       .select({ car: cars, sellerUserId: sellers.userId })
@@ -214,14 +220,14 @@ export class ListingsService {
       const stored = await Promise.allSettled(files.map((f) => this.deps.storage.put(f.key, f.body, f.contentType)));
       const failed = stored.find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
-      const images = await this.db.transaction(async (tx) => {
+      await this.db.transaction(async (tx) => {
         const car = await this.lockOwnCar(tx, userId, carId);
         assertEditable(car);
         assertRoomForPhoto(car);
-        return this.savePhotos(tx, carId, [...car.photos, photo]);
+        await this.savePhotos(tx, carId, [...car.photos, photo]);
       });
       this.changed(carId);
-      return { images };
+      return this.gallery(carId);
     } catch (error) {
       await this.deps.storage.remove(keys).catch((removeError: unknown) => this.deps.log.warn({ err: removeError, keys }, 'could not remove the photo files of a failed upload'));
       throw error;
@@ -229,8 +235,8 @@ export class ListingsService {
   }
 
   /** Removes the photo at `index` (0 is the first) from the gallery. */
-  async removePhoto(userId: number, carId: number, index: number): Promise<{ images: string[] }> {
-    const images = await this.db.transaction(async (tx) => {
+  async removePhoto(userId: number, carId: number, index: number): Promise<PhotoGallery> {
+    await this.db.transaction(async (tx) => {
       const car = await this.lockOwnCar(tx, userId, carId);
       assertEditable(car);
       if (car.photos.length === 0) {
@@ -248,12 +254,12 @@ export class ListingsService {
     });
     this.deps.jobs.wake('photos.collect');
     this.changed(carId);
-    return { images };
+    return this.gallery(carId);
   }
 
   /** Puts the gallery in a new order: `order` lists every current index once, first photo first. */
-  async reorderPhotos(userId: number, carId: number, order: number[]): Promise<{ images: string[] }> {
-    const images = await this.db.transaction(async (tx) => {
+  async reorderPhotos(userId: number, carId: number, order: number[]): Promise<PhotoGallery> {
+    await this.db.transaction(async (tx) => {
       const car = await this.lockOwnCar(tx, userId, carId);
       assertEditable(car);
       const count = car.photos.length > 0 ? car.photos.length : car.images.length;
@@ -267,7 +273,7 @@ export class ListingsService {
       return this.savePhotos(tx, carId, order.map((i) => car.photos[i]!));
     });
     this.changed(carId);
-    return { images };
+    return this.gallery(carId);
   }
 
   /** Job: removes the given files unless the car still shows them. */
@@ -285,6 +291,12 @@ export class ListingsService {
       .set({ photos, images, cardImage: photos[0]?.card.webp ?? null, updatedAt: sql`now()` })
       .where(eq(cars.id, carId));
     return images;
+  }
+
+  /** The gallery as the photo endpoints answer it: the URLs, and every size of each photo. */
+  async gallery(carId: number): Promise<PhotoGallery> {
+    const [car] = await this.db.select({ images: cars.images, photos: cars.photos }).from(cars).where(eq(cars.id, carId));
+    return { images: car?.images ?? [], photos: (car?.photos ?? []).map(({ width, height, card, gallery }) => ({ width, height, card, gallery })) };
   }
 
   /** The user's seller profile, created with their name (unverified) on their first listing. */

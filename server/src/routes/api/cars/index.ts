@@ -8,10 +8,15 @@ import { MAX_PHOTO_BYTES, unsupportedImage } from '../../../services/photos/phot
 import { valueCar } from '../../../services/valuation.ts';
 import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
 import { OrderWithEventsSchema } from '../orders/index.ts';
-import { CarDetailSchema, CarListItemSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PaginationSchema } from './schemas.ts';
+import { CarDetailSchema, CarListItemSchema, CarPhotoSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PaginationSchema } from './schemas.ts';
 
 const CarIdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
-const ImagesBody = Envelope(Type.Object({ images: Type.Array(Type.String(), { description: 'The gallery after the change, first photo first' }) }));
+const ImagesBody = Envelope(
+  Type.Object({
+    images: Type.Array(Type.String(), { description: 'The gallery after the change, first photo first' }),
+    photos: Type.Array(CarPhotoSchema, { description: 'Extension: every size of each uploaded photo, in gallery order' }),
+  }),
+);
 const security = [{ bearerAuth: [] }];
 
 const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
