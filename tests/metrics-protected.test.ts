@@ -24,4 +24,15 @@ describe('metrics settings', () => {
   it('serves nothing when disabled', async () => {
     expect((await disabled.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
   });
+
+  it('keeps metrics off the public surface in production unless a token is set', async () => {
+    const { loadConfig } = await import('../server/src/config.ts');
+    const base = { DATA_DIR: secured.config.dataDir, JWT_SECRET: 'x'.repeat(40) };
+    expect(loadConfig({ ...base, NODE_ENV: 'production' }).metrics).toEqual({ enabled: false, token: null });
+    expect(loadConfig({ ...base, NODE_ENV: 'production', METRICS_TOKEN: 'scrape' }).metrics).toEqual({ enabled: true, token: 'scrape' });
+    expect(loadConfig({ ...base }).metrics.enabled).toBe(true);
+    const production = await startTestApp({ NODE_ENV: 'production' }, secured.database);
+    expect((await production.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+    await production.close();
+  });
 });

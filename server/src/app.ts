@@ -6,6 +6,8 @@ import type { AppConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import databasePlugin from './plugins/database.ts';
 import errorsPlugin from './plugins/errors.ts';
+import inputLimitsPlugin from './plugins/input-limits.ts';
+import securityHeadersPlugin from './plugins/security-headers.ts';
 import openapiPlugin from './plugins/openapi.ts';
 import clientPlugin from './plugins/client.ts';
 import mediaRoutes from './routes/media.ts';
@@ -90,6 +92,9 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // Live viewer numbers; zero until the real-time layer replaces this provider.
   app.decorate('viewerCounts', noViewers);
   await app.register(errorsPlugin);
+  // Before any route: it bounds every route's schema as the route is added.
+  await app.register(inputLimitsPlugin);
+  await app.register(securityHeadersPlugin);
   await app.register(databasePlugin, { database, closeOnShutdown: ownsDatabase });
   await app.register(openapiPlugin, { config });
   await app.register(redisPlugin);

@@ -21,6 +21,8 @@ export interface AppConfig {
   redisPrefix: string;
   smtpUrl: string | null;
   mailFrom: string;
+  /** First delay before a failed mail is tried again; each later one doubles. */
+  mailRetrySeconds: number;
   jwtSecret: string;
   logLevel: string;
   serveClient: boolean;
@@ -173,6 +175,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!/^[A-Za-z0-9_.-]{1,50}$/.test(redisPrefix)) problems.push('REDIS_PREFIX may only contain letters, digits, dot, dash and underscore');
   const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);
   const mailFrom = text('MAIL_FROM') ?? 'LuxeMotors <no-reply@luxemotors.local>';
+  const mailRetrySeconds = integer('MAIL_RETRY_SECONDS', 5, 1, 3_600);
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const serveClient = flag('SERVE_CLIENT', true);
@@ -180,7 +183,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const trustProxy = trustProxyRaw === undefined ? false : trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : trustProxyRaw;
   const dbPoolSize = integer('DB_POOL_SIZE', 10, 1, 200);
   const listingCacheSeconds = integer('LISTING_CACHE_SECONDS', 10, 0, 3_600);
-  const metrics = { enabled: flag('METRICS', true), token: text('METRICS_TOKEN') ?? null };
+  // In production the metrics are served only to holders of METRICS_TOKEN: without one they
+  // stay off the public port unless METRICS=true says otherwise.
+  const metricsToken = text('METRICS_TOKEN') ?? null;
+  const production = env.NODE_ENV === 'production';
+  const metrics = { enabled: flag('METRICS', !production || metricsToken !== null), token: metricsToken };
   const escrow: EscrowConfig = { daySeconds: integer('ESCROW_DAY_SECONDS', 86_400, 1, 86_400 * 30) };
   const jobs: JobsConfig = { pollSeconds: decimal('JOB_POLL_SECONDS', 1, 0.5, 60) };
   const auctions: AuctionConfig = {
@@ -218,6 +225,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     redisPrefix,
     smtpUrl,
     mailFrom,
+    mailRetrySeconds,
     jwtSecret,
     logLevel,
     serveClient,

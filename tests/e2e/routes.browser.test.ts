@@ -8,7 +8,6 @@
  * the 404 buttons, the mobile menu, a listing page past the end and scroll restoration.
  */
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -18,13 +17,12 @@ import { ESCROW_PLANS } from '../../common/escrow-plans.ts';
 import { cars } from '../../db/schema/index.ts';
 import { SAMPLE_TESTIMONIALS } from '../../db/seed/sample-data.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { collectConsoleErrors, launchBrowser, screenshot } from '../helpers/browser.ts';
+import { collectConsoleErrors, enableAxe, launchBrowser, screenshot, seriousViolations } from '../helpers/browser.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 812 };
 const SETTLE = { timeout: 10_000 };
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 mkdirSync(fileURLToPath(new URL('../../test-results/screenshots/routes/', import.meta.url)), { recursive: true });
 
 /** localStorage keys of client/src/lib/session-store.ts. */
@@ -94,6 +92,7 @@ afterAll(async () => {
 
 async function newContext(viewport: { width: number; height: number }, user?: SignedInUser): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: 'en-US' });
+  await enableAxe(context);
   context.setDefaultTimeout(10_000);
   if (user) {
     const stored = {
@@ -122,37 +121,6 @@ async function newContext(viewport: { width: number; height: number }, user?: Si
     );
   }
   return context;
-}
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: string[];
-}
-
-/** Serious and critical axe-core violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.addScriptTag({ path: AXE_PATH });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: never[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return (
-      result.violations as {
-        id: string;
-        impact: string | null;
-        help: string;
-        nodes: { target: string[]; failureSummary?: string }[];
-      }[]
-    )
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} :: ${n.failureSummary ?? ''}`),
-      }));
-  });
 }
 
 async function expectAccessible(page: Page, label: string, known: string[] = []): Promise<void> {

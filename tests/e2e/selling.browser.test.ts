@@ -9,7 +9,6 @@
  * the server's answers, not from the client's formatting code.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { users } from '../../db/schema/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { collectConsoleErrors, launchBrowser, screenshot } from '../helpers/browser.ts';
+import { collectConsoleErrors, enableAxe, launchBrowser, screenshot, seriousViolations } from '../helpers/browser.ts';
 import { createListing } from '../helpers/escrow.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
@@ -30,7 +29,6 @@ const SETTLE = { timeout: 20_000 };
 /** The refused photo is a 415 on purpose; browsers log it as a console error. */
 const EXPECTED_REFUSAL = /Failed to load resource: the server responded with a status of 415/;
 
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
 const NEXT_YEAR = new Date().getUTCFullYear() + 1;
@@ -67,6 +65,7 @@ const tabs: Tab[] = [];
 /** A browser context signed in as `user` (session put in localStorage before the app starts), or a visitor. */
 async function openTab(user: SignedInUser | null, viewport = DESKTOP, options: { verified?: boolean } = {}): Promise<Tab> {
   const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: 'en-US' });
+  await enableAxe(context);
   context.setDefaultTimeout(20_000);
   if (user) {
     const storedUser = {
@@ -99,19 +98,6 @@ async function openTab(user: SignedInUser | null, viewport = DESKTOP, options: {
 function expectNoUnexpectedErrors(tab: Tab, allowed: RegExp | null = null): void {
   const unexpected = tab.errors.filter((e) => !(allowed && allowed.test(e)));
   expect(unexpected, 'console or page errors').toEqual([]);
-}
-
-/** Serious and critical axe-core violations on the page as it is now, as `rule: selectors`. */
-async function seriousViolations(p: Page): Promise<string[]> {
-  await p.addScriptTag({ path: AXE_PATH });
-  return p.evaluate(async () => {
-    type Result = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<Result> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
 }
 
 /** A full-page screenshot from the top, so the sticky navigation bar sits where a visitor sees it. */

@@ -43,8 +43,9 @@ export class TestMailbox {
     });
   }
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on `port` (a free one by default) and answers the SMTP_URL to reach it. */
+  async start(port = 0): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     this.port = (this.server.server.address() as { port: number }).port;
     return `smtp://127.0.0.1:${this.port}`;
   }

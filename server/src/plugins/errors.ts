@@ -27,6 +27,13 @@ export default fp(
         const issues = error.validation.map((issue) => describeIssue(issue as ValidationIssue, error.validationContext));
         return reply.status(400).send({ error: issues[0]?.message ?? 'Invalid request', code: 'VALIDATION_FAILED', details: issues });
       }
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'database unavailable');
+        return reply
+          .status(503)
+          .header('retry-after', String(RETRY_AFTER_SECONDS))
+          .send({ error: 'The service is briefly unavailable. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' });
+      }
       const status = error.statusCode ?? 500;
       if (status === 415) {
         return reply.status(415).send({ error: 'Requests must be sent as JSON (Content-Type: application/json)', code: 'UNSUPPORTED_MEDIA_TYPE' });
@@ -70,6 +77,26 @@ export default fp(
   },
   { name: 'errors' },
 );
+
+const RETRY_AFTER_SECONDS = 2;
+
+/** Connection-level failures (the database is down, restarting or out of reach), not bad queries. */
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
+
+/** Whether `error` (or what caused it) says the database cannot be reached right now. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (CONNECTION_ERROR_CODES.has(code)) return true;
+      // SQLSTATE class 08 (connection exception); 57P01-57P03: shutting down, cannot connect now.
+      if (/^08/.test(code) || /^57P0[1-3]$/.test(code)) return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 /** Paths the web app routes itself: not the API, docs, media or socket endpoints, and not files. */
 function isAppRoute(path: string): boolean {

@@ -40,12 +40,13 @@ export class Mailer {
     private readonly transport: Transporter | null,
     private readonly from: string,
     private readonly log: FastifyBaseLogger,
+    retrySeconds = 5,
   ) {
     this.domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'luxemotors.local';
     jobs.define({
       name: 'mail.send',
-      // Covers a mail server that is away for an hour or more.
-      retry: { limit: 12, delaySeconds: 5, backoff: true },
+      // Doubling delays: with the default 5 s first delay, a mail server away for hours.
+      retry: { limit: 12, delaySeconds: retrySeconds, backoff: true },
       expireInSeconds: 90,
       concurrency: MAIL_CONNECTIONS,
       handle: (mail) => this.deliver(mail),
@@ -93,7 +94,7 @@ export function createTransport(config: AppConfig): Transporter | null {
 export default fp(
   async function mailer(app: FastifyInstance) {
     const transport = createTransport(app.config);
-    const instance = new Mailer(app.jobs, app.db, transport, app.config.mailFrom, app.log.child({ module: 'mailer' }));
+    const instance = new Mailer(app.jobs, app.db, transport, app.config.mailFrom, app.log.child({ module: 'mailer' }), app.config.mailRetrySeconds);
     app.decorate('mailer', instance);
     // The job runner stops in preClose, so no mail is being sent by now.
     app.addHook('onClose', async () => transport?.close());

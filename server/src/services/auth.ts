@@ -255,13 +255,14 @@ export class AuthService {
         .set({ revokedAt: now, revokedReason: 'password-reset' })
         .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
         .returning({ id: sessions.id });
+      await this.deps.mailer.send(passwordChangedEmail(user!.email, user!.name, `${this.deps.appUrl}/forgot-password`), tx);
       return { user: user!, revoked };
     });
+    this.deps.mailer.wake();
     await this.deps.loginFailures.reset(`login-failures:${user.email}`);
     for (const session of revoked) {
       this.deps.events.publish('session.revoked', { sessionId: session.id, userId: user.id, reason: 'password-reset' });
     }
-    await this.deps.mailer.send(passwordChangedEmail(user.email, user.name, `${this.deps.appUrl}/forgot-password`));
   }
 
   /** The session behind an access token, if it is still active; checked on every authenticated request. */

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import { supportTickets, users, type SUPPORT_CATEGORIES, type SUPPORT_PRIORITIES } from '../../../db/schema/index.ts';
 import { validationFailed } from '../lib/errors.ts';
-import type { Mailer } from '../plugins/mailer.ts';
+import type { Mailer, OutgoingMail } from '../plugins/mailer.ts';
 
 export type SupportCategory = (typeof SUPPORT_CATEGORIES)[number];
 export type SupportPriority = (typeof SUPPORT_PRIORITIES)[number];
@@ -53,21 +53,21 @@ export class SupportService {
     if (issues.length > 0) throw validationFailed(issues);
 
     for (let attempt = 0; ; attempt++) {
-      const [row] = await this.db
-        .insert(supportTickets)
-        .values({ reference: ticketReference(), userId: requester?.userId ?? null, email: email!, subject, message, category: input.category, priority: input.priority })
-        .onConflictDoNothing({ target: supportTickets.reference })
-        .returning();
+      // The ticket and its confirmation mail are written together.
+      const row = await this.db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(supportTickets)
+          .values({ reference: ticketReference(), userId: requester?.userId ?? null, email: email!, subject, message, category: input.category, priority: input.priority })
+          .onConflictDoNothing({ target: supportTickets.reference })
+          .returning();
+        if (created) await this.mailer.send(ticketReceivedEmail(created), tx);
+        return created;
+      });
       if (!row) {
         if (attempt < 5) continue;
         throw new Error('could not allocate a unique ticket reference');
       }
-      await this.mailer.send({
-        to: row.email,
-        subject: `We received your request ${row.reference}: ${row.subject}`,
-        text: `Thank you for contacting LuxeMotors support.\n\nYour reference is ${row.reference}. We answer within 4 hours (Mon-Fri 8AM-8PM PST).\n\nYour message:\n${row.message}`,
-        html: `<p>Thank you for contacting LuxeMotors support.</p><p>Your reference is <strong>${row.reference}</strong>. We answer within 4 hours (Mon-Fri 8AM-8PM PST).</p>`,
-      });
+      this.mailer.wake();
       return {
         id: row.reference,
         subject: row.subject,
@@ -79,4 +79,13 @@ export class SupportService {
       };
     }
   }
+}
+
+function ticketReceivedEmail(ticket: { email: string; reference: string; subject: string; message: string }): OutgoingMail {
+  return {
+    to: ticket.email,
+    subject: `We received your request ${ticket.reference}: ${ticket.subject}`,
+    text: `Thank you for contacting LuxeMotors support.\n\nYour reference is ${ticket.reference}. We answer within 4 hours (Mon-Fri 8AM-8PM PST).\n\nYour message:\n${ticket.message}`,
+    html: `<p>Thank you for contacting LuxeMotors support.</p><p>Your reference is <strong>${ticket.reference}</strong>. We answer within 4 hours (Mon-Fri 8AM-8PM PST).</p>`,
+  };
 }
