@@ -68,6 +68,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
   const client = postgres(url, {
     max: poolSize,
+    // An unreachable database must fail a request quickly (a 503), never hold it.
+    connect_timeout: 2,
     onnotice: () => {},
     connection: { application_name: 'luxemotors', ...SESSION_SETTINGS },
   });
