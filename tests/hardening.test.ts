@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.ts';
 import { freePort, startTestApp, type TestApp } from './helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+import { createListing } from './helpers/escrow.ts';
 import { connectSocket, waitUntil } from './helpers/sockets.ts';
 import { createUser, type SignedInUser } from './helpers/users.ts';
 
@@ -84,6 +85,13 @@ describe('input at the edge', () => {
   it.each(['99999999999999999999', '2147483648', '0', '-5', '1e3', 'NaN', '%00'])('answers 404 for the path id %s', async (id) => {
     expect((await t.app.inject({ method: 'GET', url: `/api/cars/${id}` })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: `/api/orders/${id}`, headers: user.auth })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/support/tickets/${id}`, headers: user.auth })).statusCode).toBe(404);
+  });
+
+  it.each([' ', '--edge\r\n', '--edge\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n'])('answers a cut-short photo upload %j with a 400', async (body) => {
+    const car = await createListing(t, user);
+    const res = await t.app.inject({ method: 'POST', url: `/api/cars/${car.id}/images`, headers: { ...user.auth, 'content-type': 'multipart/form-data; boundary=edge' }, payload: body });
+    expect([res.statusCode, res.json().code]).toEqual([400, 'INVALID_BODY']);
   });
 
   it('caps body size, strings and arrays the route leaves open', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { validationFailed } from '../lib/errors.ts';
+import { notFound, validationFailed } from '../lib/errors.ts';
 
 /** Every integer is stored in a PostgreSQL `integer`; anything outside it is refused at the edge. */
 export const INT_MIN = -2_147_483_648;
@@ -70,7 +70,8 @@ export default fp(
       for (const part of ['body', 'querystring', 'params', 'headers']) applyInputLimits(schema[part]);
     });
     app.addHook('preValidation', async (request) => {
-      // Path ids are parsed by their routes (anything but a valid id is a 404).
+      // No record is named with a NUL, so such a path names nothing (and never reaches a query).
+      if (findNul(request.params)) throw notFound('Not found');
       for (const [part, value] of [
         ['querystring', request.query],
         ['body', request.body],

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import { supportTickets, users, type SUPPORT_CATEGORIES, type SUPPORT_PRIORITIES } from '../../../db/schema/index.ts';
-import { validationFailed } from '../lib/errors.ts';
+import { notFound, validationFailed } from '../lib/errors.ts';
 import type { Mailer, OutgoingMail } from '../plugins/mailer.ts';
 
 export type SupportCategory = (typeof SUPPORT_CATEGORIES)[number];
@@ -68,17 +68,34 @@ export class SupportService {
         throw new Error('could not allocate a unique ticket reference');
       }
       this.mailer.wake();
-      return {
-        id: row.reference,
-        subject: row.subject,
-        category: row.category as SupportCategory,
-        priority: row.priority as SupportPriority,
-        status: row.status,
-        email: row.email,
-        createdAt: row.createdAt.toISOString(),
-      };
+      return toTicket(row);
     }
   }
+
+  /** The signed-in user's tickets, newest first. */
+  async listFor(userId: number): Promise<SupportTicket[]> {
+    const rows = await this.db.select().from(supportTickets).where(eq(supportTickets.userId, userId)).orderBy(desc(supportTickets.createdAt), desc(supportTickets.id));
+    return rows.map(toTicket);
+  }
+
+  /** One of the user's tickets by its reference; anyone else's is not found. */
+  async getFor(userId: number, reference: string): Promise<SupportTicket & { message: string }> {
+    const [row] = await this.db.select().from(supportTickets).where(and(eq(supportTickets.reference, reference), eq(supportTickets.userId, userId)));
+    if (!row) throw notFound('Ticket not found');
+    return { ...toTicket(row), message: row.message };
+  }
+}
+
+function toTicket(row: typeof supportTickets.$inferSelect): SupportTicket {
+  return {
+    id: row.reference,
+    subject: row.subject,
+    category: row.category as SupportCategory,
+    priority: row.priority as SupportPriority,
+    status: row.status,
+    email: row.email,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 function ticketReceivedEmail(ticket: { email: string; reference: string; subject: string; message: string }): OutgoingMail {

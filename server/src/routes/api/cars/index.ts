@@ -266,14 +266,23 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
       async (request, reply) => {
         const id = carId(request.params.id);
         if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the photo as multipart/form-data in the field "file"');
-        const part = await request.file();
+        const part = await request.file().catch(malformedUpload);
         if (!part || part.fieldname !== 'file') throw new AppError(400, 'VALIDATION_FAILED', 'Send the photo in the field "file"', [{ field: 'file', message: 'file is required' }]);
-        const body = await part.toBuffer();
+        const body = await part.toBuffer().catch(malformedUpload);
         if (body.length === 0) throw unsupportedImage();
         return reply.status(201).send({ data: await listings.addPhoto(request.session!.userId, id, body) });
       },
     );
   });
 };
+
+/**
+ * The multipart parser's own errors ("Unexpected end of multipart data", a malformed part header)
+ * carry no status: they are the client's broken body, not our failure. Limit errors pass through.
+ */
+function malformedUpload(error: { statusCode?: number }): never {
+  if (error.statusCode) throw error;
+  throw new AppError(400, 'INVALID_BODY', 'The upload is not a complete multipart/form-data body', [{ field: 'file', message: 'the upload was cut short or malformed' }]);
+}
 
 export default carRoutes;

@@ -29,20 +29,7 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
           { additionalProperties: false, examples: [{ subject: 'Inspection before purchase', message: 'Can I choose the inspection shop?', category: 'escrow', priority: 'normal', email: 'buyer@example.com' }] },
         ),
         response: {
-          201: Envelope(
-            Type.Object(
-              {
-                id: Type.String({ description: 'Human-friendly reference, e.g. LM-7K3Q9P' }),
-                subject: Type.String(),
-                category: StringEnum(SUPPORT_CATEGORIES),
-                priority: StringEnum(SUPPORT_PRIORITIES),
-                status: Type.String(),
-                email: Type.String(),
-                createdAt: IsoDateTime,
-              },
-              { title: 'SupportTicket' },
-            ),
-          ),
+          201: Envelope(TicketSchema),
           401: ErrorBody,
           429: ErrorBody,
           ...commonErrors,
@@ -60,6 +47,48 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.status(201).send({ data: ticket });
     },
   );
+
+  app.get(
+    '/tickets',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['support'],
+        summary: "The signed-in user's tickets, newest first",
+        security: [{ bearerAuth: [] }],
+        response: { 200: Envelope(Type.Object({ tickets: Type.Array(TicketSchema) })), 401: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: { tickets: await support.listFor(request.session!.userId) } }),
+  );
+
+  app.get(
+    '/tickets/:reference',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['support'],
+        summary: "One of the signed-in user's tickets, with its message (anyone else's: 404)",
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ reference: Type.String({ maxLength: 20 }) }),
+        response: { 200: Envelope(Type.Intersect([TicketSchema, Type.Object({ message: Type.String() })])), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: await support.getFor(request.session!.userId, request.params.reference) }),
+  );
 };
+
+const TicketSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Human-friendly reference, e.g. LM-7K3Q9P' }),
+    subject: Type.String(),
+    category: StringEnum(SUPPORT_CATEGORIES),
+    priority: StringEnum(SUPPORT_PRIORITIES),
+    status: Type.String(),
+    email: Type.String(),
+    createdAt: IsoDateTime,
+  },
+  { title: 'SupportTicket' },
+);
 
 export default supportRoutes;
