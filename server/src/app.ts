@@ -102,8 +102,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(mailerPlugin);
   await app.register(rateLimitsPlugin);
   await app.register(authPlugin);
-  await app.register(carFeedPlugin);
   await app.register(metricsPlugin);
+  await app.register(carFeedPlugin);
   await app.register(socketServerPlugin);
   await app.register(servicesPlugin, {
     ...(deps.paymentProvider ? { paymentProvider: deps.paymentProvider } : {}),

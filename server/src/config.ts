@@ -40,6 +40,22 @@ export interface AppConfig {
   photoBucket: S3Settings | null;
   /** Photo conversions one process runs at once. */
   photoConcurrency: number;
+  socketBacklog: SocketBacklogLimits;
+  /**
+   * How often each process checks that the sessions behind its open sockets are still signed in.
+   * Revocations reach sockets at once through Redis; this catches any sent while it was away.
+   */
+  sessionRecheckSeconds: number;
+}
+
+/**
+ * What a real-time client may leave unread before the server disconnects it: bytes waiting in
+ * its connection, and messages queued behind them. A client that stops reading would otherwise
+ * hold memory that grows with every broadcast. 0 turns a limit off.
+ */
+export interface SocketBacklogLimits {
+  maxBytes: number;
+  maxMessages: number;
 }
 
 export interface EscrowConfig {
@@ -197,6 +213,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const photoBucket = bucketSettings();
   // One core stays free for the event loop.
   const photoConcurrency = integer('PHOTO_CONCURRENCY', Math.max(1, availableParallelism() - 1), 1, 64);
+  const socketBacklog: SocketBacklogLimits = {
+    maxBytes: integer('SOCKET_MAX_BACKLOG_KB', 1_024, 0, 1_048_576) * 1024,
+    maxMessages: integer('SOCKET_MAX_BACKLOG_MESSAGES', 1_000, 0, 1_000_000),
+  };
+  const sessionRecheckSeconds = integer('SESSION_RECHECK_SECONDS', 60, 1, 3_600);
   const rateLimits: RateLimitConfig = {
     loginPerAddressPerHour: integer('RATE_LIMIT_LOGIN_PER_IP', 100, 1, 1_000_000),
     registerPerAddressPerHour: integer('RATE_LIMIT_REGISTER_PER_IP', 30, 1, 1_000_000),
@@ -239,6 +260,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     jobs,
     photoBucket,
     photoConcurrency,
+    socketBacklog,
+    sessionRecheckSeconds,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Socket as TcpSocket } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 
 export type ClientSocket = Socket;
@@ -76,3 +77,81 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, tim
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A real-time client that joins a car and then stops reading, as a phone in a tunnel or a
+ * broken client does: the server keeps writing, the bytes pile up. It speaks Socket.IO's wire
+ * protocol itself, so the test controls the connection: over a WebSocket whose TCP socket it
+ * pauses, over HTTP long-polling that stops polling, or on the plain feed.
+ */
+export interface StalledClient {
+  /** Resolves when the server has ended the connection (for a WebSocket, seen once reading resumes). */
+  closed: Promise<void>;
+  /** Starts reading again: what was buffered is read, then the close if there was one. */
+  resume(): void;
+  terminate(): void;
+}
+
+export type StalledKind = 'websocket' | 'polling' | 'feed';
+
+export async function openStalledClient(url: string, carId: number, kind: StalledKind = 'websocket', timeoutMs = 10_000): Promise<StalledClient> {
+  if (kind === 'polling') return openStalledPollingClient(url, carId);
+  const { default: WebSocket } = await import('ws');
+  const wsUrl = url.replace(/^http/, 'ws') + (kind === 'feed' ? '/api/stream' : '/socket.io/?EIO=4&transport=websocket');
+  const ws = new WebSocket(wsUrl, { origin: url });
+  const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stalled ${kind} client did not join car ${carId}`)), timeoutMs);
+    ws.once('error', reject);
+    ws.on('message', (raw) => {
+      const text = raw.toString();
+      if (kind === 'feed') {
+        if (text.includes('"subscribed"')) {
+          clearTimeout(timer);
+          resolve();
+        }
+        return;
+      }
+      // Engine.IO open ("0{...}") → Socket.IO connect; connected ("40{...}") → join; ack ("430[...]") → joined.
+      if (text.startsWith('0{')) ws.send('40');
+      else if (text.startsWith('40')) ws.send(`420["car:join",{"carId":${carId}}]`);
+      else if (text.startsWith('430')) {
+        clearTimeout(timer);
+        resolve();
+      }
+      else if (text === '2') ws.send('3');
+    });
+    if (kind === 'feed') ws.once('open', () => ws.send(JSON.stringify({ subscribe: carId })));
+  });
+  // ws reads through its net.Socket; pausing it stops reading at the TCP level.
+  const tcp = (ws as unknown as { _socket: TcpSocket })._socket;
+  tcp.pause();
+  return { closed, resume: () => tcp.resume(), terminate: () => ws.terminate() };
+}
+
+/** Long-polling: after joining, no request asks for what the server queues for it. */
+async function openStalledPollingClient(url: string, carId: number): Promise<StalledClient> {
+  const base = `${url}/socket.io/?EIO=4&transport=polling`;
+  const headers = { origin: url, 'content-type': 'text/plain;charset=UTF-8' };
+  const open = await (await fetch(base, { headers })).text();
+  const sid = (JSON.parse(open.slice(1)) as { sid: string }).sid;
+  const session = `${base}&sid=${sid}`;
+  const poll = async () => (await fetch(session, { headers })).text();
+  await fetch(session, { method: 'POST', headers, body: '40' });
+  await poll();
+  await fetch(session, { method: 'POST', headers, body: `420["car:join",{"carId":${carId}}]` });
+  for (let i = 0; i < 5 && !(await poll()).includes('430['); i++);
+  let resolveClosed = () => {};
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  return {
+    closed,
+    resume: () => {
+      // The server answers an ended session's poll with 400 (unknown session) or a close packet ("1").
+      void fetch(session, { headers }).then(async (res) => {
+        const body = await res.text();
+        if (res.status === 400 || body.includes('\u001e1') || body === '1') resolveClosed();
+      });
+    },
+    terminate: () => void fetch(session, { method: 'POST', headers, body: '1' }).catch(() => {}),
+  };
+}

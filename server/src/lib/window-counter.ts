@@ -76,3 +76,36 @@ export class RedisWindowCounter implements WindowCounter {
     await this.redis.del(this.prefix + key);
   }
 }
+
+/**
+ * Counts in Redis, and in this process's memory while Redis cannot be reached: limits keep
+ * holding per process through an outage instead of failing the requests they guard.
+ */
+export class FallbackWindowCounter implements WindowCounter {
+  constructor(
+    private readonly primary: WindowCounter,
+    private readonly fallback: WindowCounter,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  increment(key: string, windowMs: number): Promise<WindowCount> {
+    return this.either((counter) => counter.increment(key, windowMs));
+  }
+
+  peek(key: string): Promise<WindowCount> {
+    return this.either((counter) => counter.peek(key));
+  }
+
+  reset(key: string): Promise<void> {
+    return this.either((counter) => counter.reset(key));
+  }
+
+  private async either<T>(operation: (counter: WindowCounter) => Promise<T>): Promise<T> {
+    try {
+      return await operation(this.primary);
+    } catch (error) {
+      this.onError(error);
+      return operation(this.fallback);
+    }
+  }
+}

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, unauthorized } from '../lib/errors.ts';
-import { MemoryWindowCounter, RedisWindowCounter } from '../lib/window-counter.ts';
+import { FallbackWindowCounter, MemoryWindowCounter, RedisWindowCounter } from '../lib/window-counter.ts';
 import { AccessTokens } from '../services/access-tokens.ts';
 import { AuthService, MESSAGES, type ActiveSession } from '../services/auth.ts';
 
@@ -20,7 +20,11 @@ export default fp(
       events: app.events,
       clock: app.clock,
       accessTokens,
-      loginFailures: app.redis ? new RedisWindowCounter(app.redis, `${config.redisPrefix}:window:`) : new MemoryWindowCounter(app.clock),
+      loginFailures: app.redis
+        ? new FallbackWindowCounter(new RedisWindowCounter(app.redis, `${config.redisPrefix}:window:`), new MemoryWindowCounter(app.clock), (err) =>
+            app.log.warn({ err }, 'sign-in failures counted in memory: Redis unavailable'),
+          )
+        : new MemoryWindowCounter(app.clock),
       appUrl: config.appUrl,
       loginFailureLimit: config.rateLimits.loginFailuresPerAccount,
       loginFailureWindowMs: config.rateLimits.loginFailureWindowMinutes * 60_000,

@@ -38,6 +38,12 @@ export class AppMetrics {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
+  readonly slowConsumersDropped = new Counter({
+    name: 'realtime_slow_consumers_dropped_total',
+    help: 'Real-time connections ended because they left too much unread, by transport',
+    labelNames: ['transport'] as const,
+    registers: [this.registry],
+  });
   readonly sockets = new Gauge({ name: 'socketio_connected_sockets', help: 'Socket.IO connections on this process', registers: [this.registry] });
   readonly rooms = new Gauge({ name: 'socketio_rooms', help: 'Socket.IO rooms on this process', registers: [this.registry] });
   readonly viewedCars = new Gauge({ name: 'presence_viewed_cars', help: 'Cars with at least one viewer (all processes)', registers: [this.registry] });

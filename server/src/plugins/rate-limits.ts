@@ -21,6 +21,8 @@ export default fp(
   async function rateLimits(app: FastifyInstance) {
     await app.register(rateLimit, {
       global: false,
+      // While Redis is away the limits are not enforced rather than every limited route failing.
+      skipOnError: true,
       ...(app.redis ? { redis: app.redis, nameSpace: `${app.config.redisPrefix}:rate:` } : {}),
     });
     app.decorate('limit', (options: LimitOptions): preHandlerAsyncHookHandler => {

@@ -7,10 +7,12 @@ import type { ActiveSession } from '../services/auth.ts';
 import { originPolicy } from './origins.ts';
 import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
 import { EventThrottle } from './throttle.ts';
+import { slowConsumerGuard, type SlowConsumerGuard } from './slow-consumers.ts';
 
 const MAX_SUBSCRIPTIONS = 20;
 
 interface Subscriber {
+  id: string;
   socket: WebSocket;
   session: ActiveSession | null;
   cars: Set<number>;
@@ -25,6 +27,8 @@ interface Subscriber {
 export class CarFeed {
   private readonly byCar = new Map<number, Set<Subscriber>>();
   private readonly all = new Set<Subscriber>();
+
+  constructor(private readonly guard: SlowConsumerGuard) {}
 
   add(subscriber: Subscriber): void {
     this.all.add(subscriber);
@@ -54,7 +58,14 @@ export class CarFeed {
     const subscribers = this.byCar.get(carId);
     if (!subscribers || subscribers.size === 0) return;
     const frame = JSON.stringify({ event, data });
-    for (const subscriber of subscribers) if (subscriber.socket.readyState === subscriber.socket.OPEN) subscriber.socket.send(frame);
+    for (const subscriber of subscribers) if (this.guard.admit(subscriber.socket, subscriber.id)) subscriber.socket.send(frame);
+  }
+
+  /** Sessions of this process's signed-in subscribers. */
+  sessionIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const subscriber of this.all) if (subscriber.session) ids.add(subscriber.session.sessionId);
+    return ids;
   }
 
   closeSession(sessionId: string): void {
@@ -73,7 +84,7 @@ export class CarFeed {
 
 export default fp(
   async function carFeed(app: FastifyInstance) {
-    const feed = new CarFeed();
+    const feed = new CarFeed(slowConsumerGuard(app));
     app.decorate('carFeed', feed);
     const isAllowedOrigin = originPolicy(app.config);
     await app.register(websocket, { options: { maxPayload: MAX_SOCKET_PAYLOAD_BYTES } });
@@ -99,7 +110,7 @@ export default fp(
           },
         },
         (socket, request) => {
-          const subscriber: Subscriber = { socket, session: request.session, cars: new Set() };
+          const subscriber: Subscriber = { id: request.id, socket, session: request.session, cars: new Set() };
           feed.add(subscriber);
           const throttle = new EventThrottle();
           const send = (message: object) => socket.send(JSON.stringify(message));
@@ -124,7 +135,7 @@ export default fp(
     });
     app.addHook('preClose', async () => feed.closeAll());
   },
-  { name: 'car-feed', dependencies: ['auth'] },
+  { name: 'car-feed', dependencies: ['auth', 'metrics'] },
 );
 
 function parseCommand(text: string): { action: 'subscribe' | 'unsubscribe'; carId: number } | null {

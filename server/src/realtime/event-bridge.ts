@@ -75,7 +75,31 @@ export default fp(
       }),
     ];
     io.on('session-revoked', (sessionId) => carFeed.closeSession(sessionId));
-    app.addHook('onClose', async () => unsubscribe.forEach((off) => off()));
+
+    /** Ends this process's sockets whose session is no longer signed in (revoked or expired). */
+    const endSignedOutSockets = async () => {
+      // This process's own sockets, read directly: asking the adapter would ask Redis too.
+      const sessionIds = carFeed.sessionIds();
+      for (const socket of io.of('/').sockets.values()) if (socket.data.session) sessionIds.add(socket.data.session.sessionId);
+      if (sessionIds.size === 0) return;
+      const active = await app.authService.activeSessionIds([...sessionIds]);
+      for (const sessionId of sessionIds) {
+        if (active.has(sessionId)) continue;
+        io.local.to(sessionRoom(sessionId)).emit('session:revoked', {});
+        io.local.in(sessionRoom(sessionId)).disconnectSockets(true);
+        carFeed.closeSession(sessionId);
+      }
+    };
+    const recheck = setInterval(
+      () => void endSignedOutSockets().catch((err: unknown) => app.log.warn({ err }, 'session recheck failed')),
+      app.config.sessionRecheckSeconds * 1000,
+    );
+    recheck.unref();
+
+    app.addHook('onClose', async () => {
+      clearInterval(recheck);
+      unsubscribe.forEach((off) => off());
+    });
   },
-  { name: 'event-bridge', dependencies: ['socket-server', 'car-feed', 'metrics'] },
+  { name: 'event-bridge', dependencies: ['socket-server', 'car-feed', 'metrics', 'auth'] },
 );

@@ -10,6 +10,8 @@ export interface PresenceOptions {
   /** How long a silent process's counts are still believed. */
   staleAfterMs?: number;
   onError?: (error: unknown) => void;
+  /** Called after each successful exchange through Redis. */
+  onExchange?: () => void;
 }
 
 /**
@@ -24,7 +26,7 @@ export class PresenceTracker implements ViewerCounts {
   private readonly local = new Map<number, number>();
   private remote = new Map<number, number>();
   private lastReported = new Map<number, number>();
-  private localChanged = false;
+  private lastExchangeAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private listeners: ((changes: Map<number, number>) => void)[] = [];
   private readonly tickMs: number;
@@ -51,14 +53,12 @@ export class PresenceTracker implements ViewerCounts {
 
   join(carId: number): void {
     this.local.set(carId, (this.local.get(carId) ?? 0) + 1);
-    this.localChanged = true;
   }
 
   leave(carId: number): void {
     const next = (this.local.get(carId) ?? 0) - 1;
     if (next > 0) this.local.set(carId, next);
     else this.local.delete(carId);
-    this.localChanged = true;
   }
 
   countFor(carId: number): number {
@@ -79,10 +79,23 @@ export class PresenceTracker implements ViewerCounts {
     this.listeners.push(listener);
   }
 
-  /** One round of sharing and reporting; normally driven by the timer, callable by tests. */
+  /**
+   * One round of sharing and reporting; normally driven by the timer, callable by tests. When
+   * Redis cannot be reached this process goes on reporting its own viewers (other processes'
+   * counts age out), and shares them again as soon as Redis answers.
+   */
   async tick(): Promise<void> {
-    if (this.options.redis) await this.exchange(this.options.redis);
-    this.localChanged = false;
+    const redis = this.options.redis;
+    if (redis) {
+      try {
+        await this.exchange(redis);
+        this.lastExchangeAt = Date.now();
+        this.options.onExchange?.();
+      } catch (error) {
+        this.options.onError?.(error);
+        if (Date.now() - this.lastExchangeAt > this.staleAfterMs) this.remote = new Map();
+      }
+    }
     const changes = new Map<number, number>();
     const ids = new Set([...this.local.keys(), ...this.remote.keys(), ...this.lastReported.keys()]);
     for (const carId of ids) {
@@ -104,11 +117,9 @@ export class PresenceTracker implements ViewerCounts {
 
   private async exchange(redis: Redis): Promise<void> {
     const now = Date.now();
-    const publish = redis.multi();
-    if (this.localChanged) {
-      publish.del(this.processKey);
-      if (this.local.size > 0) publish.hset(this.processKey, Object.fromEntries(this.local));
-    }
+    // The whole hash is written every time, so counts lost with a restarted Redis come back by themselves.
+    const publish = redis.multi().del(this.processKey);
+    if (this.local.size > 0) publish.hset(this.processKey, Object.fromEntries(this.local));
     await publish
       .pexpire(this.processKey, this.staleAfterMs)
       .zadd(this.registryKey, now, this.processId)

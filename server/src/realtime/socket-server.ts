@@ -2,18 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type { Bid } from '../services/bids.ts';
 import type { ChatMessage } from '../services/chat.ts';
 import type { Notification } from '../services/notifications.ts';
 import type { ActiveSession } from '../services/auth.ts';
 import { findCarOwner } from '../services/chat.ts';
+import { resilientStreamsAdapter } from './cluster-adapter.ts';
+import { OutageLog } from '../lib/outage-log.ts';
 import { originPolicy } from './origins.ts';
 import { PresenceTracker } from './presence.ts';
 import { carIdOfRoom, carRoom, carSummaryRoom, sessionRoom, userRoom } from './rooms.ts';
 import { EventThrottle } from './throttle.ts';
 import { parseCarPayload, parseWatchPayload } from './validation.ts';
 import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
+import { slowConsumerGuard, type EngineConnection } from './slow-consumers.ts';
 import type { CarStatus, OrderWithEvents } from '../../../common/api-types.ts';
 import type { AuctionResult } from '../services/auctions.ts';
 
@@ -63,10 +65,12 @@ export default fp(
   async function socketServer(app: FastifyInstance) {
     const { config } = app;
     const isAllowedOrigin = originPolicy(config);
+    const presenceOutage = new OutageLog(app.log, 'Viewer counts from other processes (Redis)');
     const presence = new PresenceTracker({
       redis: app.redis,
       keyPrefix: config.redisPrefix,
-      onError: (err) => app.log.warn({ err }, 'presence exchange failed'),
+      onError: (err) => presenceOutage.failed(err),
+      onExchange: () => presenceOutage.recovered(),
     });
     app.decorate('presence', presence);
     app.viewerCounts = presence;
@@ -75,7 +79,9 @@ export default fp(
     if (config.redisUrl) {
       // The streams adapter blocks on XREAD, so it gets a connection of its own.
       adapterClient = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName: 'luxemotors-socketio' });
-      adapterClient.on('error', (err) => app.log.warn({ err }, 'socket.io redis error'));
+      const adapterOutage = new OutageLog(app.log, 'Socket.IO fan-out between processes (Redis)');
+      adapterClient.on('error', (err) => adapterOutage.failed(err));
+      adapterClient.on('ready', () => adapterOutage.recovered());
     }
 
     const io: AppServer = new Server(app.server, {
@@ -85,9 +91,11 @@ export default fp(
       pingTimeout: 20_000,
       allowRequest: (req, callback) => callback(null, isAllowedOrigin(req.headers.origin)),
       connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
-      ...(adapterClient ? { adapter: createAdapter(adapterClient, { streamName: `${config.redisPrefix}:socket.io` }) } : {}),
+      ...(adapterClient ? { adapter: resilientStreamsAdapter(adapterClient, { streamName: `${config.redisPrefix}:socket.io` }) } : {}),
     });
     app.decorate('io', io);
+    const guard = slowConsumerGuard(app);
+    io.engine.on('connection', (connection: EngineConnection) => guard.watch(connection));
 
     const carExists = existenceCache(async (carId) => (await findCarOwner(app.db, carId)) !== null);
 

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../../db/client.ts';
 import { emailTokens, refreshTokens, sessions, users, type EmailTokenKind } from '../../../db/schema/index.ts';
 import { PASSWORD_RULES_MESSAGE, unmetPasswordRules } from '../../../common/password-rules.ts';
@@ -270,6 +270,17 @@ export class AuthService {
     if (!UUID.test(sessionId)) return null;
     const [row] = await this.activeSessionQuery.execute({ sessionId, userId, now: this.now().toISOString() });
     return row ? { sessionId, ...row } : null;
+  }
+
+  /** Which of `sessionIds` are still signed in (not revoked, not expired). */
+  async activeSessionIds(sessionIds: string[]): Promise<Set<string>> {
+    const wellFormed = sessionIds.filter((id) => UUID.test(id));
+    if (wellFormed.length === 0) return new Set();
+    const rows = await this.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(inArray(sessions.id, wellFormed), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.now())));
+    return new Set(rows.map((row) => row.id));
   }
 
   private async sendVerification(userId: number, email: string, name: string): Promise<void> {

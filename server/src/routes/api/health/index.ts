@@ -4,7 +4,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 const HEALTH_TIMEOUT_MS = 2_000;
 
 const HealthBody = Type.Object({
-  data: Type.Object({ status: Type.String({ enum: ['ok', 'degraded'] }), db: Type.String({ enum: ['ok', 'unreachable'] }) }),
+  data: Type.Object({
+    status: Type.String({ enum: ['ok', 'degraded'] }),
+    db: Type.String({ enum: ['ok', 'unreachable'] }),
+    redis: Type.String({
+      enum: ['ok', 'unreachable', 'off'],
+      description: 'Shared state between processes; while unreachable each process serves its own clients (status degraded, still 200), off without REDIS_URL',
+    }),
+  }),
   error: Type.Optional(Type.String()),
   code: Type.Optional(Type.String()),
 });
@@ -27,18 +34,19 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['health'],
-        summary: 'Service health; 503 when the database does not answer',
+        summary: 'Service health; 503 when the database does not answer, degraded (200) when only Redis is away',
         response: { 200: HealthBody, 503: HealthBody },
       },
     },
     async (request, reply) => {
+      const redis = app.redis === null ? 'off' : app.redis.status === 'ready' ? 'ok' : 'unreachable';
       try {
         await withTimeout(app.database.ping(), HEALTH_TIMEOUT_MS);
-        return { data: { status: 'ok', db: 'ok' } };
+        return { data: { status: redis === 'unreachable' ? 'degraded' : 'ok', db: 'ok', redis } };
       } catch (error) {
         request.log.warn({ err: error }, 'health check: database unreachable');
         return reply.status(503).send({
-          data: { status: 'degraded', db: 'unreachable' },
+          data: { status: 'degraded', db: 'unreachable', redis },
           error: 'The database is unreachable',
           code: 'SERVICE_DEGRADED',
         });
