@@ -1,5 +1,6 @@
 import { readLatestSession, useSessionStore } from './session-store.ts';
 import { recordRotation, refreshJournal, rotatedPair, type TokenPair } from './refresh-journal.ts';
+import { recordServerDate } from './server-clock.ts';
 
 /**
  * The one place the client talks HTTP to the API (spec §7–8).
@@ -104,12 +105,16 @@ async function send(
   if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
 
   try {
-    return await fetch(buildUrl(path, init.query), {
+    const sentAt = Date.now();
+    const response = await fetch(buildUrl(path, init.query), {
       method,
       headers,
       body: hasBody ? JSON.stringify(init.body) : undefined,
       signal: init.signal,
     });
+    // Every answer's Date header keeps the estimate of the server's clock honest (countdowns).
+    recordServerDate(response.headers?.get('date'), sentAt);
+    return response;
   } catch (error) {
     if (isAbortError(error) || init.signal?.aborted) throw error;
     throw new ApiError(NETWORK_ERROR_MESSAGE, 0);

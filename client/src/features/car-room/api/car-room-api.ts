@@ -1,7 +1,17 @@
+import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
 import { api } from '../../../lib/api-client.ts';
-import { CAR_STATUSES, type Bid, type CarDetail, type CarStatus, type ChatMessage, type ChatMessageType, type Order, type PlacedBid } from '@common/api-types.ts';
+import { CAR_STATUSES, type Bid, type CarDetail, type CarStatus, type ChatMessage, type ChatMessageType, type Order, type OrderWithEvents, type PlacedBid } from '@common/api-types.ts';
 
-export type { Bid, CarDetail, CarStatus, ChatMessage, ChatMessageType, Order, PlacedBid, Review } from '@common/api-types.ts';
+export type { Bid, CarDetail, CarStatus, ChatMessage, ChatMessageType, Order, OrderWithEvents, PlacedBid, Review } from '@common/api-types.ts';
+
+/** `auction:ended`: how the server closed an auction. */
+export interface AuctionResult {
+  carId: number;
+  outcome: AuctionOutcome;
+  highestBid: number | null;
+  winnerId: number | null;
+  orderId: number | null;
+}
 
 /** Largest page `GET /api/chat/car/:id` serves. */
 export const CHAT_PAGE_MAX = 100;
@@ -55,6 +65,14 @@ export function placeBid(carId: number, amount: number, idempotencyKey: string):
   return api.post<PlacedBid>('/api/bids', { carId, amount }, { headers: { 'Idempotency-Key': idempotencyKey } });
 }
 
+/**
+ * `POST /api/cars/:id/accept-bid`: the seller sells to the highest bidder (after a reserve-not-met
+ * close, for one escrow day). One key per confirmation: a retry cannot order twice.
+ */
+export function acceptHighestBid(carId: number, bidId: number, idempotencyKey: string): Promise<OrderWithEvents> {
+  return api.post<OrderWithEvents>(`/api/cars/${carId}/accept-bid`, { bidId }, { headers: { 'Idempotency-Key': idempotencyKey } });
+}
+
 /** The signed-in user's orders, as buyer or seller (the car page picks those for its car). */
 export async function getMyOrders(signal?: AbortSignal): Promise<Order[]> {
   const data = await api.get<{ orders: Order[] }>('/api/orders', { signal });
@@ -95,12 +113,34 @@ export function toBid(raw: unknown): Bid | null {
   };
 }
 
-/** `bid:placed`: `{carId, bid, currentBids, highestBid}`. */
-export function toBidPlaced(raw: unknown): { carId: number; bid: Bid; currentBids: number; highestBid: number | null } | null {
+/** `bid:placed`: `{carId, bid, currentBids, highestBid, endsAt}` (`endsAt`: the auction's end after the bid, else null). */
+export function toBidPlaced(
+  raw: unknown,
+): { carId: number; bid: Bid; currentBids: number; highestBid: number | null; endsAt: string | null } | null {
   if (!isObject(raw) || !isInt(raw.carId) || !isInt(raw.currentBids)) return null;
   const bid = toBid(raw.bid);
   if (!bid) return null;
-  return { carId: raw.carId, bid, currentBids: raw.currentBids, highestBid: isInt(raw.highestBid) ? raw.highestBid : null };
+  return {
+    carId: raw.carId,
+    bid,
+    currentBids: raw.currentBids,
+    highestBid: isInt(raw.highestBid) ? raw.highestBid : null,
+    endsAt: isString(raw.endsAt) && !Number.isNaN(Date.parse(raw.endsAt)) ? raw.endsAt : null,
+  };
+}
+
+/** `auction:ended`: `{carId, outcome, highestBid, winnerId, orderId}`, or null when malformed. */
+export function toAuctionEnded(raw: unknown): AuctionResult | null {
+  if (!isObject(raw) || !isInt(raw.carId) || !isString(raw.outcome)) return null;
+  const outcome = raw.outcome;
+  if (!(AUCTION_OUTCOMES as readonly string[]).includes(outcome)) return null;
+  return {
+    carId: raw.carId,
+    outcome: outcome as AuctionOutcome,
+    highestBid: isInt(raw.highestBid) ? raw.highestBid : null,
+    winnerId: isInt(raw.winnerId) ? raw.winnerId : null,
+    orderId: isInt(raw.orderId) ? raw.orderId : null,
+  };
 }
 
 /** `car:status`: `{carId, status}` when a car becomes pending, sold or active again. */

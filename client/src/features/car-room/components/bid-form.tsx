@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { BID_RULE_DESCRIPTION } from '@common/bid-rules.ts';
+import { BID_RULE_DESCRIPTION, bidIncrement } from '@common/bid-rules.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { LockIcon } from '../../../components/ui/icons.tsx';
 import { ApiError, NETWORK_ERROR_MESSAGE, SESSION_EXPIRED_CODE } from '../../../lib/api-client.ts';
@@ -11,8 +11,19 @@ import { ownCarKey, submitBid, useCarRoomStore } from '../stores/car-room-store.
 export const INVALID_AMOUNT_MESSAGE = 'Enter a whole-dollar amount, for example 125000.';
 export const SIGN_IN_AGAIN_MESSAGE = 'Your session has ended. Please sign in again to place a bid.';
 
-/** `whileMinimumIs`: the message is about that minimum and goes stale once a newer bid moves it. */
-type Feedback = { tone: 'error' | 'success'; text: string; whileMinimumIs?: number } | null;
+/** Above the auction limit: the server's own sentence for 409 ABOVE_ESCROW_LIMIT. */
+export function aboveLimitMessage(maximum: number): string {
+  return `Auction bids can be at most ${formatUsd(maximum)}, the most escrow covers`;
+}
+
+/** The rule for auctions, in the words of the shared rule (bid-rules.ts) and the auction limits. */
+const AUCTION_RULE_DESCRIPTION = `Bidding opens at the starting bid; each later bid must beat the highest by ${formatUsd(bidIncrement(0))} below $50,000, rising to ${formatUsd(bidIncrement(Number.MAX_SAFE_INTEGER))} above $500,000. Bids go up to $1,000,000, the most escrow covers. A bid in the final minutes extends the auction, so nobody can snipe it.`;
+
+/**
+ * `whileMinimumIs`: the message is about that minimum and goes stale once a newer bid moves it.
+ * `placed`: our accepted bid; once a higher one arrives the message says we were outbid.
+ */
+type Feedback = { tone: 'error' | 'success'; text: string; whileMinimumIs?: number; placed?: number } | null;
 type Blocked = 'sign-in' | 'verify' | 'own-car' | null;
 
 /**
@@ -20,7 +31,21 @@ type Blocked = 'sign-in' | 'verify' | 'own-car' | null;
  * is typing), one Idempotency-Key per submission attempt (reused when an answer was lost, so a
  * retry cannot bid twice), and the server's own sentence for every refusal.
  */
-export function BidForm({ carId, minimum }: { carId: number; minimum: number | null }) {
+export function BidForm({
+  carId,
+  minimum,
+  maximum = null,
+  auction = false,
+  highestBid = null,
+}: {
+  carId: number;
+  minimum: number | null;
+  /** The highest bid now (to tell the bidder they were outbid). */
+  highestBid?: number | null;
+  /** The largest bid taken (auctions: the escrow limit), else null. */
+  maximum?: number | null;
+  auction?: boolean;
+}) {
   const location = useLocation();
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const user = useSessionStore((s) => s.user);
@@ -42,9 +67,15 @@ export function BidForm({ carId, minimum }: { carId: number; minimum: number | n
   const blocked: Blocked = userId === null ? 'sign-in' : !user?.email_verified ? 'verify' : ownCar ? 'own-car' : null;
   const following = followsMinimum(draft, minimum, focused);
   const shown = following ? (minimum === null ? '' : formatAmountInput(minimum)) : (draft?.value ?? '');
-  const disabled = blocked !== null || minimum === null;
-  const shownFeedback =
-    feedback && (feedback.whileMinimumIs === undefined || feedback.whileMinimumIs === minimum) ? feedback : null;
+  // Bidding reached the limit: nothing higher can be bid.
+  const capped = maximum !== null && minimum !== null && minimum > maximum;
+  const disabled = blocked !== null || minimum === null || capped;
+  const outbid = feedback?.placed !== undefined && highestBid !== null && highestBid > feedback.placed;
+  const shownFeedback: Feedback = outbid
+    ? { tone: 'error', text: `You have been outbid: the highest bid is now ${formatUsd(highestBid)}.` }
+    : feedback && (feedback.whileMinimumIs === undefined || feedback.whileMinimumIs === minimum)
+      ? feedback
+      : null;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,6 +83,10 @@ export function BidForm({ carId, minimum }: { carId: number; minimum: number | n
     const amount = parseBidAmount(shown);
     if (amount === null) {
       setFeedback({ tone: 'error', text: INVALID_AMOUNT_MESSAGE });
+      return;
+    }
+    if (maximum !== null && amount > maximum) {
+      setFeedback({ tone: 'error', text: aboveLimitMessage(maximum) });
       return;
     }
     const key = unanswered.current?.amount === amount ? unanswered.current.key : newIdempotencyKey();
@@ -62,7 +97,7 @@ export function BidForm({ carId, minimum }: { carId: number; minimum: number | n
       await submitBid(carId, amount, key, userId);
       unanswered.current = null;
       setDraft(null);
-      setFeedback({ tone: 'success', text: `Your bid of ${formatUsd(amount)} was placed.` });
+      setFeedback({ tone: 'success', text: `Your bid of ${formatUsd(amount)} was placed.`, placed: amount });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status === 0) {
         // No answer: the bid may or may not have been taken. Retrying this amount reuses the key.
@@ -94,7 +129,7 @@ export function BidForm({ carId, minimum }: { carId: number; minimum: number | n
           Your bid
         </label>
         <span id={minimumId} className="bid-form__minimum" data-testid="minimum-bid">
-          {minimum === null ? '' : `Minimum bid: ${formatUsd(minimum)}`}
+          {minimum === null || capped ? '' : `Minimum bid: ${formatUsd(minimum)}`}
         </span>
       </div>
       <div className="bid-form__row">
@@ -112,7 +147,7 @@ export function BidForm({ carId, minimum }: { carId: number; minimum: number | n
             value={shown}
             disabled={disabled}
             aria-describedby={describedBy}
-            aria-invalid={shownFeedback?.tone === 'error' ? true : undefined}
+            aria-invalid={shownFeedback?.tone === 'error' && !outbid ? true : undefined}
             onFocus={() => setFocused(true)}
             onBlur={() => setFocused(false)}
             onChange={(event) => {
@@ -156,7 +191,7 @@ export function BidForm({ carId, minimum }: { carId: number; minimum: number | n
         {shownFeedback && (
           <p
             className={`bid-form__feedback bid-form__feedback--${shownFeedback.tone}`}
-            role={shownFeedback.tone === 'error' ? 'alert' : undefined}
+            role={shownFeedback.tone === 'error' && !outbid ? 'alert' : undefined}
             data-testid="bid-feedback"
           >
             {shownFeedback.text}
@@ -164,8 +199,15 @@ export function BidForm({ carId, minimum }: { carId: number; minimum: number | n
         )}
       </div>
 
+      {capped && (
+        <p className="bid-form__reason" data-testid="bid-capped">
+          <LockIcon size={16} />
+          <span>Bidding has reached {formatUsd(maximum)}, the most escrow covers.</span>
+        </p>
+      )}
+
       <p id={helpId} className="bid-form__help">
-        {BID_RULE_DESCRIPTION}
+        {auction ? AUCTION_RULE_DESCRIPTION : BID_RULE_DESCRIPTION}
       </p>
     </form>
   );

@@ -10,7 +10,7 @@ import type { CarDetail } from '../api/car-room-api.ts';
 import { useCarRoom } from '../hooks/use-car-room.ts';
 import { formatMileage, formatRating } from '../lib/format.ts';
 import { carStatusNotice } from '../lib/car-status.ts';
-import { currentMinimumBid, orderToShow, type CarRoom } from '../stores/car-room-merge.ts';
+import { auctionView, currentMinimumBid, maximumBid, orderToShow, type CarRoom } from '../stores/car-room-merge.ts';
 import { ownCarKey, syncRoom, useCarRoomStore } from '../stores/car-room-store.ts';
 import { CarGallery } from './car-gallery.tsx';
 import { CarReviews } from './car-reviews.tsx';
@@ -94,6 +94,7 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
   const toldOwn = useCarRoomStore((s) => (userId === null ? false : Boolean(s.ownCars[ownCarKey(userId, detail.id)])));
   const ownCar = userId !== null && (detail.seller.userId === userId || toldOwn);
   const notice = carStatusNotice(detail.status);
+  const auction = auctionView(room, userId);
 
   return (
     <>
@@ -109,6 +110,11 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
             {notice && (
               <span className={`badge badge--listing badge--listing-${notice.tone}`} data-testid="car-status-badge">
                 {notice.badge}
+              </span>
+            )}
+            {auction?.live && (
+              <span className="badge badge--auction" data-testid="auction-badge">
+                Auction
               </span>
             )}
             <span className="badge badge--condition">{detail.condition}</span>
@@ -209,10 +215,12 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
               highestBid={room.highestBid}
               viewers={viewers}
               minimum={currentMinimumBid(room)}
+              maximum={maximumBid(room)}
               bids={room.bids}
               myOrder={orderToShow(room, userId)}
               userId={userId}
               ownCar={ownCar}
+              auction={auction}
             />
             <LiveDiscussion
               carId={detail.id}

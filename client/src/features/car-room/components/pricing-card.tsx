@@ -6,57 +6,93 @@ import { isAbortError } from '../../../lib/api-client.ts';
 import { isFinalOrderStatus } from '../../../lib/order-progress.ts';
 import { orderStatusLabel } from '../../../lib/order-status.ts';
 import { formatRelativeTime } from '../../../lib/relative-time.ts';
+import { serverNow } from '../../../lib/server-clock.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { getValuation, type Bid, type CarDetail, type Order, type Valuation } from '../api/car-room-api.ts';
 import { WatchButton } from '../../../components/watch-button.tsx';
 import { BuyWithEscrow } from '../../escrow/components/buy-with-escrow.tsx';
 import { carStatusNotice } from '../lib/car-status.ts';
+import type { AuctionView } from '../stores/car-room-merge.ts';
 import { recordPlacedOrder, syncRoom } from '../stores/car-room-store.ts';
+import { AuctionClock, AuctionOutcomePanel, useAuctionCloseWatch } from './auction-panel.tsx';
 import { BidForm } from './bid-form.tsx';
 import { TrophyIcon } from './room-icons.tsx';
 
 const RECENT_BIDS_SHOWN = 5;
 
-/** Asking price against market value, the live counters, the bid form and the order button. */
+/**
+ * Asking price against market value, the live counters, the bid form and the order button. On a
+ * timed auction: the starting or current bid, the countdown and the reserve, the bid form while
+ * it runs and the outcome after the close; never Buy with Escrow (auctions sell by bidding).
+ */
 export function PricingCard({
   detail,
   currentBids,
   highestBid,
   viewers,
   minimum,
+  maximum,
   bids,
   myOrder,
   userId,
   ownCar,
+  auction,
 }: {
   detail: CarDetail;
   currentBids: number;
   highestBid: number | null;
   viewers: number;
   minimum: number | null;
+  /** The largest bid allowed (auctions), else null. */
+  maximum: number | null;
   bids: Bid[];
   /** The signed-in user's order for this car, if any. */
   myOrder: Order | null;
   userId: number | null;
   /** The signed-in user sells this car. */
   ownCar: boolean;
+  /** The timed auction, or null for a fixed price. */
+  auction: AuctionView | null;
 }) {
   const titleId = useId();
   const market = compareToMarket(detail.price, detail.marketValue);
-  const notice = carStatusNotice(detail.status);
+  // An auction's close is told by its outcome panel, not by the generic "ended" notice.
+  const notice = auction && detail.status === 'ended' ? null : carStatusNotice(detail.status);
   const title = `${detail.year} ${detail.make} ${detail.model}`;
   // A buyer with an open order for the car follows it rather than ordering twice.
   const buyingAlready = myOrder !== null && myOrder.buyerId === userId && !isFinalOrderStatus(myOrder.status);
+  useAuctionCloseWatch(detail.id, auction?.endsAt ?? null, !(auction?.live && detail.status === 'active'));
+  const running = auction !== null && auction.live;
   return (
-    <section className="pricing-card" aria-labelledby={titleId}>
+    <section className={auction ? 'pricing-card pricing-card--auction' : 'pricing-card'} aria-labelledby={titleId}>
       <h2 id={titleId} className="sr-only">
-        Pricing and bidding
+        {auction ? 'Auction and bidding' : 'Pricing and bidding'}
       </h2>
-      <p className="pricing-card__eyebrow">Asking price</p>
-      <p className="pricing-card__price" data-testid="asking-price">
-        {formatUsd(detail.price)}
-      </p>
+      {auction ? (
+        <>
+          <p className="pricing-card__eyebrow">
+            <span className="pricing-card__auction-badge">Auction</span>{' '}
+            {highestBid === null ? 'Starting bid' : auction.closed ? 'Final bid' : 'Current bid'}
+          </p>
+          <p className="pricing-card__price" data-testid="auction-price">
+            {formatUsd(highestBid ?? detail.price)}
+          </p>
+          {highestBid !== null && (
+            <p className="pricing-card__start" data-testid="starting-bid">
+              Starting bid {formatUsd(detail.price)}
+            </p>
+          )}
+        </>
+      ) : (
+        <>
+          <p className="pricing-card__eyebrow">Asking price</p>
+          <p className="pricing-card__price" data-testid="asking-price">
+            {formatUsd(detail.price)}
+          </p>
+        </>
+      )}
       <MarketValue detail={detail} />
+      {auction?.live && <AuctionClock view={auction} ownCar={ownCar} />}
 
       <dl className="pricing-stats">
         <div className="pricing-stats__item">
@@ -109,9 +145,20 @@ export function PricingCard({
           </div>
         </div>
       )}
-      {ownCar ? <OwnListing carId={detail.id} /> : !notice && <BidForm carId={detail.id} minimum={minimum} />}
+      {auction?.closed && <AuctionOutcomePanel carId={detail.id} view={auction} ownCar={ownCar} />}
+      {ownCar
+        ? (!auction || running) && <OwnListing carId={detail.id} auction={running} />
+        : !notice &&
+          (!auction || running) && (
+            <BidForm carId={detail.id} minimum={minimum} maximum={maximum} auction={auction !== null} highestBid={highestBid} />
+          )}
 
-      {bids.length > 0 && <RecentBids bids={bids.slice(0, RECENT_BIDS_SHOWN)} />}
+      {bids.length > 0 && (
+        <RecentBids
+          bids={bids.slice(0, RECENT_BIDS_SHOWN)}
+          leadLabel={auction?.closed ? (auction.outcome === 'sold' ? 'Won' : 'Highest') : 'Leading'}
+        />
+      )}
 
       {myOrder && (
         <p className="my-order" data-testid="my-order">
@@ -126,7 +173,7 @@ export function PricingCard({
         </p>
       )}
 
-      {!notice && !ownCar && (
+      {!notice && !ownCar && !auction && (
         <BuyWithEscrow
           carId={detail.id}
           price={detail.price}
@@ -154,9 +201,10 @@ export function PricingCard({
   );
 }
 
-function RecentBids({ bids }: { bids: Bid[] }) {
+function RecentBids({ bids, leadLabel }: { bids: Bid[]; leadLabel: string }) {
   const titleId = useId();
-  const now = useNow();
+  // Bid times are the server's: age them on its clock, not on a device clock that may be off.
+  const now = serverNow(useNow());
   return (
     <section className="recent-bids" aria-labelledby={titleId}>
       <h3 id={titleId} className="recent-bids__title">
@@ -167,7 +215,7 @@ function RecentBids({ bids }: { bids: Bid[] }) {
           <li key={bid.id} className={i === 0 ? 'recent-bids__item is-leading' : 'recent-bids__item'}>
             <span className="recent-bids__who">
               {bid.userName}
-              {i === 0 && <span className="recent-bids__lead">Leading</span>}
+              {i === 0 && <span className="recent-bids__lead">{leadLabel}</span>}
             </span>
             <span className="recent-bids__amount">{formatUsd(bid.amount)}</span>
             <time className="recent-bids__time" dateTime={bid.timestamp}>
@@ -241,18 +289,25 @@ function useValuation(carId: number, marketValue: number | null): Valuation | nu
 }
 
 /** What the seller sees instead of the bid form and Buy with Escrow on their own car. */
-function OwnListing({ carId }: { carId: number }) {
+function OwnListing({ carId, auction }: { carId: number; auction: boolean }) {
   return (
     <div className="own-listing" data-testid="own-listing">
       <p className="own-listing__title">This is your listing</p>
-      <p className="own-listing__text">
-        Buyers bid and ask questions here. Answer them in the Live Discussion: your messages carry a Seller badge.
-        Accept the highest bid from{' '}
-        <Link to="/dashboard?tab=listings" className="text-link">
-          My Listings
-        </Link>
-        .
-      </p>
+      {auction ? (
+        <p className="own-listing__text">
+          Buyers bid and ask questions here. Answer them in the Live Discussion: your messages carry a Seller badge. The
+          highest bid when the clock reaches zero wins; if it is below your reserve, you can still accept it for a day.
+        </p>
+      ) : (
+        <p className="own-listing__text">
+          Buyers bid and ask questions here. Answer them in the Live Discussion: your messages carry a Seller badge.
+          Accept the highest bid from{' '}
+          <Link to="/dashboard?tab=listings" className="text-link">
+            My Listings
+          </Link>
+          .
+        </p>
+      )}
       <Link to={`/sell/${carId}/edit`} className="btn btn--outline btn--block">
         <PencilIcon size={17} />
         Edit Listing

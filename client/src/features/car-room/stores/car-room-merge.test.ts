@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Bid, CarDetail, ChatMessage, Order } from '../api/car-room-api.ts';
+import type { AuctionDetail } from '@common/api-types.ts';
 import {
+  applyAuctionEnded,
+  applyLateBid,
+  auctionView,
+  maximumBid,
   applyBidPlaced,
   applyCarStatus,
   applyMyOrders,
@@ -244,5 +249,116 @@ describe('my orders for the car', () => {
     expect(orderToShow(closed, 50)?.id).toBe(3);
     // Another user signed in: their list starts afresh.
     expect(applyMyOrders(room, 51, []).myOrders).toEqual([]);
+  });
+});
+
+describe('timed auctions', () => {
+  const END = '2026-06-01T12:00:00.000Z';
+  const LATER = '2026-06-01T12:00:04.000Z';
+  const LATEST = '2026-06-01T12:00:09.000Z';
+  const auction = (over: Partial<AuctionDetail> = {}): AuctionDetail => ({
+    endsAt: END,
+    reserveMet: false,
+    ended: false,
+    hasReserve: true,
+    extensions: 0,
+    outcome: null,
+    acceptUntil: null,
+    ...over,
+  });
+  const auctionCar = (over: Partial<AuctionDetail> = {}, rest: Partial<CarDetail> = {}) =>
+    detail({ auction: auction(over), price: 150_000, seller: { id: 1, name: 'Sam', rating: 4.5, verified: true, userId: 9 }, ...rest });
+  const placed = (id: number, amount: number, endsAt: string | null) => ({ carId: CAR, bid: bid(id, amount), currentBids: id, highestBid: amount, endsAt });
+
+  it('opens at the starting bid and caps bids at the escrow limit', () => {
+    const room = applyDetail(emptyRoom(CAR), auctionCar());
+    expect(currentMinimumBid(room)).toBe(150_000);
+    expect(maximumBid(room)).toBe(1_000_000);
+    expect(maximumBid(applyDetail(emptyRoom(CAR), detail()))).toBeNull();
+  });
+
+  it('marks a later end heard live as an extension, counts it, and never moves the end back', () => {
+    let room = applyDetail(emptyRoom(CAR), auctionCar(), 1_000);
+    expect(room).toMatchObject({ endsAt: END, extensions: 0, extendedAt: null });
+    room = applyBidPlaced(room, placed(1, 150_000, END), 2_000); // an early bid: same end
+    expect(room).toMatchObject({ endsAt: END, extensions: 0, extendedAt: null });
+    room = applyBidPlaced(room, placed(2, 152_500, LATER), 3_000);
+    expect(room).toMatchObject({ endsAt: LATER, extensions: 1, extendedAt: 3_000 });
+    // A snapshot read before that bid arrives late: the end stays, the count too.
+    room = applyDetail(room, auctionCar({ endsAt: END, extensions: 0 }), 4_000);
+    expect(room).toMatchObject({ endsAt: LATER, extensions: 1, extendedAt: 3_000 });
+    // A snapshot after a bid we missed (say while reconnecting): later end, the server's count.
+    room = applyDetail(room, auctionCar({ endsAt: LATEST, extensions: 2 }), 5_000);
+    expect(room).toMatchObject({ endsAt: LATEST, extensions: 2, extendedAt: 5_000 });
+    expect(auctionView(room, null)).toMatchObject({ endsAt: LATEST, extensions: 2, extendedAt: 5_000, closed: false, outcome: null });
+  });
+
+  it('the first snapshot is no extension, whatever its count', () => {
+    const room = applyDetail(emptyRoom(CAR), auctionCar({ extensions: 3 }), 1_000);
+    expect(room).toMatchObject({ extensions: 3, extendedAt: null });
+  });
+
+  it('tells the reserve: none, met, not met; the seller works it out from their own reserve', () => {
+    const room = applyDetail(emptyRoom(CAR), auctionCar({ hasReserve: false, reserveMet: true }));
+    expect(auctionView(room, null)).toMatchObject({ hasReserve: false, reserveMet: true });
+    const below = applyBidPlaced(applyDetail(emptyRoom(CAR), auctionCar()), placed(1, 160_000, END));
+    expect(auctionView(below, null)?.reserveMet).toBe(false);
+    const own = applyBidPlaced(applyDetail(emptyRoom(CAR), auctionCar({ reservePrice: 160_000 })), placed(1, 160_000, END));
+    expect(auctionView(own, 9)).toMatchObject({ reserveMet: true, reservePrice: 160_000 });
+  });
+
+  it('auction:ended closes it with the outcome; the winner is told apart from the others', () => {
+    let room = applyBidPlaced(applyDetail(emptyRoom(CAR), auctionCar({ hasReserve: false, reserveMet: true })), placed(1, 170_000, END));
+    const result = { carId: CAR, outcome: 'sold' as const, highestBid: 170_000, winnerId: 50, orderId: 77 };
+    room = applyAuctionEnded(room, result);
+    expect(room.detail?.status).toBe('ended');
+    expect(auctionView(room, 50)).toMatchObject({ closed: true, outcome: 'sold', won: true, highestBid: 170_000, order: { id: 77, status: 'awaiting_payment' } });
+    expect(auctionView(room, 51)).toMatchObject({ closed: true, outcome: 'sold', won: false, order: null });
+    expect(auctionView(room, null)).toMatchObject({ won: false, order: null });
+    // The seller sees the order too.
+    expect(auctionView(room, 9)?.order).toEqual({ id: 77, status: 'awaiting_payment' });
+    // Once held, a snapshot read before the close does not reopen it; a second push changes nothing.
+    const stale = applyDetail(room, auctionCar({ hasReserve: false, reserveMet: true }, { currentBids: 1, highestBid: 170_000 }));
+    expect(auctionView(stale, 50)).toMatchObject({ closed: true, outcome: 'sold' });
+    expect(applyAuctionEnded(room, { ...result, outcome: 'no_bids' })).toBe(room);
+    expect(applyAuctionEnded(room, { ...result, carId: CAR + 1 })).toBe(room);
+  });
+
+  it('from a snapshot alone, the winner is the buyer of the order the close created', () => {
+    let room = applyDetail(emptyRoom(CAR), auctionCar({ ended: true, outcome: 'sold', reserveMet: true }, { status: 'ended', currentBids: 2, highestBid: 180_000 }));
+    expect(auctionView(room, 50)).toMatchObject({ closed: true, outcome: 'sold', won: false, order: null });
+    room = applyMyOrders(room, 50, [order({ id: 12, amount: 180_000 })]);
+    expect(auctionView(room, 50)).toMatchObject({ won: true, order: { id: 12, status: 'awaiting_payment' } });
+    const paid = applyMyOrders(room, 50, [order({ id: 12, status: 'funded', updatedAt: '2025-01-02T10:00:00.000Z' })]);
+    expect(auctionView(paid, 50)?.order).toEqual({ id: 12, status: 'funded' });
+  });
+
+  it('reserve not met: the seller gets until when they may accept', () => {
+    const room = applyDetail(
+      emptyRoom(CAR),
+      auctionCar({ ended: true, outcome: 'reserve_not_met', acceptUntil: '2026-06-02T12:00:00.000Z', reservePrice: 200_000 }, { status: 'ended', currentBids: 1, highestBid: 160_000 }),
+    );
+    expect(auctionView(room, 9)).toMatchObject({ outcome: 'reserve_not_met', acceptUntil: '2026-06-02T12:00:00.000Z', reserveMet: false, won: false });
+  });
+
+  it('a bid the server refused as too late closes the auction on screen, the result to follow', () => {
+    let room = applyDetail(emptyRoom(CAR), auctionCar());
+    room = applyLateBid(room, 'This auction has ended');
+    expect(auctionView(room, 50)).toMatchObject({ closed: true, outcome: null, lateBid: 'This auction has ended' });
+    expect(applyLateBid(room, 'This auction has ended')).toBe(room);
+  });
+
+  it('runs while active (a draft shows its planned clock); a withdrawn auction neither runs nor waits for a result', () => {
+    expect(auctionView(applyDetail(emptyRoom(CAR), auctionCar()), null)).toMatchObject({ live: true, closed: false });
+    expect(auctionView(applyDetail(emptyRoom(CAR), auctionCar({ ended: true }, { status: 'draft' })), 9)).toMatchObject({ live: true, closed: false });
+    expect(auctionView(applyDetail(emptyRoom(CAR), auctionCar({ ended: true }, { status: 'withdrawn' })), null)).toMatchObject({ live: false, closed: false, outcome: null });
+    // car:status ended arrives just before auction:ended: closed, the result on its way.
+    const ending = applyCarStatus(applyDetail(emptyRoom(CAR), auctionCar()), 'ended');
+    expect(auctionView(ending, null)).toMatchObject({ live: false, closed: true, outcome: null });
+  });
+
+  it('is null for a fixed-price car', () => {
+    expect(auctionView(applyDetail(emptyRoom(CAR), detail()), 50)).toBeNull();
+    expect(auctionView(emptyRoom(CAR), 50)).toBeNull();
   });
 });

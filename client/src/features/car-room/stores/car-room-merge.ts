@@ -1,7 +1,9 @@
+import { AUCTION_BID_LIMIT, type AuctionOutcome } from '@common/auction-rules.ts';
 import { minimumBid } from '@common/bid-rules.ts';
+import { isExtension, laterEnd } from '../../../lib/auction-countdown.ts';
 import { isFinalOrderStatus } from '../../../lib/order-progress.ts';
 import { mergeOrderList } from '../../../lib/order-merge.ts';
-import type { Bid, CarDetail, CarStatus, ChatMessage, Order } from '../api/car-room-api.ts';
+import type { AuctionResult, Bid, CarDetail, CarStatus, ChatMessage, Order } from '../api/car-room-api.ts';
 
 /**
  * Pure state transitions of one car room. REST snapshots and pushed events are both merged by
@@ -36,6 +38,16 @@ export interface CarRoom {
   myOrders: Order[];
   /** Whose orders `myOrders` are (null before the first read). */
   myOrdersOf: number | null;
+  /** Auctions: the end as last heard (REST or live). It only ever moves later. Null for a fixed price. */
+  endsAt: string | null;
+  /** Auctions: late bids that moved the end (the server's count, plus those seen live since). */
+  extensions: number;
+  /** Auctions: local time (ms) a later end was seen, for the "Extended" notice. */
+  extendedAt: number | null;
+  /** Auctions: the close as pushed by `auction:ended` (a later REST read says the same). */
+  result: AuctionResult | null;
+  /** Auctions: the server refused our bid because the auction had ended (its words). */
+  lateBid: string | null;
 }
 
 export function emptyRoom(carId: number): CarRoom {
@@ -55,6 +67,11 @@ export function emptyRoom(carId: number): CarRoom {
     serverMinimum: null,
     myOrders: [],
     myOrdersOf: null,
+    endsAt: null,
+    extensions: 0,
+    extendedAt: null,
+    result: null,
+    lateBid: null,
   };
 }
 
@@ -108,14 +125,49 @@ function withCounters(
   return { ...room, currentBids: nextCount, highestBid: nextHighest };
 }
 
+/**
+ * An auction's end heard at `now` (local ms), from a snapshot or live: the later end wins, and a
+ * later end than the one held is an extension (shown as "Extended"). A live one also counts
+ * towards `extensions` (a snapshot brings the server's own count).
+ */
+function withEnd(room: CarRoom, endsAt: string | null | undefined, now: number, live: boolean): CarRoom {
+  if (!endsAt) return room;
+  const extended = room.endsAt !== null && isExtension(room.endsAt, endsAt);
+  const next = laterEnd(room.endsAt, endsAt);
+  if (next === room.endsAt && !extended) return room;
+  return {
+    ...room,
+    endsAt: next,
+    extendedAt: extended ? now : room.extendedAt,
+    extensions: extended && live ? room.extensions + 1 : room.extensions,
+  };
+}
+
+/**
+ * A snapshot read before the close but answered after `auction:ended` arrived must not reopen
+ * the auction on screen: the pushed result holds until a snapshot shows the close itself.
+ */
+function settled(detail: CarDetail, result: AuctionResult | null): CarDetail {
+  if (!result || !detail.auction || detail.auction.ended) return detail;
+  return {
+    ...detail,
+    status: detail.status === 'active' ? 'ended' : detail.status,
+    auction: { ...detail.auction, ended: true, outcome: result.outcome, reserveMet: detail.auction.reserveMet || result.outcome === 'sold' },
+  };
+}
+
 /** A `GET /api/cars/:id` snapshot. Counters take the max; a live viewer count wins over the snapshot's. */
-export function applyDetail(room: CarRoom, detail: CarDetail): CarRoom {
-  const next = withCounters(room, detail.currentBids, detail.highestBid);
+export function applyDetail(room: CarRoom, detail: CarDetail, now: number = Date.now()): CarRoom {
+  let next = withCounters(room, detail.currentBids, detail.highestBid);
+  if (detail.auction) {
+    next = withEnd(next, detail.auction.endsAt, now, false);
+    if (detail.auction.extensions > next.extensions) next = { ...next, extensions: detail.auction.extensions };
+  }
   return {
     ...next,
     status: 'ready',
     error: null,
-    detail,
+    detail: settled(detail, next.result),
     viewers: next.viewers ?? detail.viewingCount,
   };
 }
@@ -157,13 +209,27 @@ export function applyBids(room: CarRoom, bids: readonly Bid[], fromSnapshot = fa
   return next;
 }
 
-/** A `bid:placed` event (or the answer to our own bid). */
+/** A `bid:placed` event (or the answer to our own bid); on an auction it carries the end after the bid. */
 export function applyBidPlaced(
   room: CarRoom,
-  event: { carId: number; bid: Bid; currentBids: number; highestBid: number | null },
+  event: { carId: number; bid: Bid; currentBids: number; highestBid: number | null; endsAt?: string | null },
+  now: number = Date.now(),
 ): CarRoom {
   if (event.carId !== room.carId) return room;
-  return withCounters(applyBids(room, [event.bid]), event.currentBids, event.highestBid);
+  const next = withCounters(applyBids(room, [event.bid]), event.currentBids, event.highestBid);
+  return withEnd(next, event.endsAt, now, true);
+}
+
+/** `auction:ended`: the server closed the auction; its outcome holds from now on. */
+export function applyAuctionEnded(room: CarRoom, result: AuctionResult): CarRoom {
+  if (result.carId !== room.carId || room.result !== null) return room;
+  const next = withCounters(room, undefined, result.highestBid);
+  return { ...next, result, detail: next.detail ? settled(next.detail, result) : null };
+}
+
+/** The server refused our bid with 409 AUCTION_ENDED (`message` is its sentence). */
+export function applyLateBid(room: CarRoom, message: string): CarRoom {
+  return room.lateBid === message ? room : { ...room, lateBid: message };
 }
 
 export function applyCounters(room: CarRoom, counters: { currentBids?: number; highestBid?: number | null }): CarRoom {
@@ -191,8 +257,89 @@ export function lastMessageId(room: CarRoom): number | null {
 /** The smallest bid the form should offer: the shared rule, raised to what the server last demanded. */
 export function currentMinimumBid(room: CarRoom): number | null {
   if (!room.detail) return null;
-  const byRule = minimumBid(room.detail.price, room.highestBid);
+  const byRule = minimumBid(room.detail.price, room.highestBid, { auction: room.detail.auction !== null });
   return room.serverMinimum === null ? byRule : Math.max(byRule, room.serverMinimum);
+}
+
+/** The largest bid the form takes: auctions settle through escrow, which covers up to $1,000,000. */
+export function maximumBid(room: CarRoom): number | null {
+  return room.detail?.auction ? AUCTION_BID_LIMIT : null;
+}
+
+/** A timed auction as the car page shows it (see `auctionView`). */
+export interface AuctionView {
+  endsAt: string;
+  extensions: number;
+  /** Local time (ms) a later end was seen. */
+  extendedAt: number | null;
+  hasReserve: boolean;
+  reserveMet: boolean;
+  /** The seller's own reserve (only they see it). */
+  reservePrice: number | null;
+  /** Bidding is open (or, for a draft, will open): the clock runs. */
+  live: boolean;
+  /** The server says bidding is over (its close, a snapshot, or its refusal of our bid). */
+  closed: boolean;
+  /** How it ended; null while running, or while the result is on its way. */
+  outcome: AuctionOutcome | null;
+  highestBid: number | null;
+  /** True when the signed-in user won (from `auction:ended`, or from their order for the car). */
+  won: boolean;
+  /** The winner's order, for the winner and the seller. */
+  order: { id: number; status: Order['status'] } | null;
+  /** Reserve not met: until when the seller may still accept the highest bid. */
+  acceptUntil: string | null;
+  /** Our bid refused after the end (the server's words). */
+  lateBid: string | null;
+}
+
+/**
+ * The auction of the room for the signed-in user `userId` (null: a visitor); null for a
+ * fixed-price car. The outcome is always the server's: its push, or its snapshot.
+ */
+export function auctionView(room: CarRoom, userId: number | null): AuctionView | null {
+  const auction = room.detail?.auction;
+  if (!room.detail || !auction) return null;
+  const result = room.result;
+  const highestBid = room.highestBid;
+  const reservePrice = auction.reservePrice ?? null;
+  const reserveMet =
+    !auction.hasReserve || auction.reserveMet || (reservePrice !== null && highestBid !== null && highestBid >= reservePrice);
+  const outcome = result?.outcome ?? auction.outcome ?? null;
+  const status = room.detail.status;
+  // Closed by the server: its push, its outcome, the statuses only a close leads to, or its refusal of our bid.
+  const closed =
+    result !== null || outcome !== null || room.lateBid !== null || status === 'ended' || status === 'pending' || status === 'sold';
+  // A withdrawn auction is neither running nor decided: it just stopped.
+  const live = !closed && (status === 'active' || status === 'draft');
+  // The winner's order: named by the close, or found among the user's orders for this car.
+  const mine = userId !== null && room.myOrdersOf === userId ? room.myOrders : [];
+  const ordered = result?.orderId != null ? mine.find((o) => o.id === result.orderId) : undefined;
+  const asBuyer = outcome === 'sold' ? mine.find((o) => o.buyerId === userId) : undefined;
+  const won = outcome === 'sold' && userId !== null && (result ? result.winnerId === userId : asBuyer !== undefined);
+  const isSeller = userId !== null && room.detail.seller.userId === userId;
+  let order: AuctionView['order'] = null;
+  if (won || isSeller) {
+    const held = ordered ?? (won ? asBuyer : mine.find((o) => o.buyerId !== userId && !isFinalOrderStatus(o.status)));
+    if (held) order = { id: held.id, status: held.status };
+    else if (result?.orderId != null && (won || isSeller)) order = { id: result.orderId, status: 'awaiting_payment' };
+  }
+  return {
+    endsAt: room.endsAt ?? auction.endsAt,
+    extensions: Math.max(room.extensions, auction.extensions),
+    extendedAt: room.extendedAt,
+    hasReserve: auction.hasReserve,
+    reserveMet,
+    reservePrice,
+    live,
+    closed,
+    outcome: closed ? outcome : null,
+    highestBid: result?.highestBid ?? highestBid,
+    won,
+    order,
+    acceptUntil: auction.acceptUntil,
+    lateBid: room.lateBid,
+  };
 }
 
 /** `car:status`: the listing became pending, sold, or active again. */

@@ -1,8 +1,10 @@
 import { create } from 'zustand';
 import { ApiError, isAbortError } from '../../../lib/api-client.ts';
+import { recordServerTime } from '../../../lib/server-clock.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { emitIfConnected, emitWithAck, getSocket, isSocketConnected, onSocketConnect } from '../../../lib/socket.ts';
 import {
+  acceptHighestBid,
   CHAT_INITIAL_LIMIT,
   CHAT_PAGE_MAX,
   getBids,
@@ -11,21 +13,25 @@ import {
   getMyOrders,
   placeBid,
   postChatMessage,
+  toAuctionEnded,
   toBidPlaced,
   toCarStatus,
   toChatMessage,
   toPushedOrder,
   type ChatMessage,
   type Order,
+  type OrderWithEvents,
   type PlacedBid,
 } from '../api/car-room-api.ts';
 import {
+  applyAuctionEnded,
   applyBidPlaced,
   applyBidTooLow,
   applyBids,
   applyCarStatus,
   applyDetail,
   applyDetailError,
+  applyLateBid,
   applyMessages,
   applyMessagesError,
   applyMyOrders,
@@ -86,7 +92,21 @@ function listen(): void {
   });
   socket.on('bid:placed', (raw: unknown) => {
     const event = toBidPlaced(raw);
-    if (event) updateRoom(event.carId, (r) => applyBidPlaced(r, event));
+    if (!event) return;
+    updateRoom(event.carId, (r) => applyBidPlaced(r, event));
+    refreshReserveSoon(event.carId);
+  });
+  socket.on('auction:ended', (raw: unknown) => {
+    const result = toAuctionEnded(raw);
+    if (!result) return;
+    updateRoom(result.carId, (r) => applyAuctionEnded(r, result));
+    const room = roomOf(result.carId);
+    const userId = signedInUserId();
+    if (!room?.detail || userId === null) return;
+    // Only those who act on the result read more: the winner their order, the seller (reserve
+    // not met) until when they may still accept. Everyone else has all they need in the push.
+    if (result.winnerId === userId) void syncMyOrders(result.carId);
+    if (room.detail.seller.userId === userId) void Promise.all([syncDetail(result.carId), syncBids(result.carId), syncMyOrders(result.carId)]);
   });
   socket.on('car:status', (raw: unknown) => {
     const event = toCarStatus(raw);
@@ -162,6 +182,8 @@ function failureText(error: unknown, fallback: string): string {
 async function syncDetail(carId: number): Promise<void> {
   try {
     const detail = await getCarDetail(carId);
+    // Every read re-measures the offset of this device's clock (a reconnect's re-read too).
+    recordServerTime(detail.serverTime);
     updateRoom(carId, (r) => applyDetail(r, detail));
   } catch (error) {
     if (isAbortError(error)) return;
@@ -224,6 +246,35 @@ export function recordPlacedOrder(order: Order): void {
   if (userId !== null) updateRoom(order.carId, (r) => applyMyOrders(r, userId, [order]));
 }
 
+/** Pending re-reads of a detail, by car (see `refreshReserveSoon`). */
+const detailRefreshes = new Map<number, ReturnType<typeof setTimeout>>();
+/** A reserve flips to met once; after a bid, viewers re-read it within this spread (not all at once). */
+const RESERVE_REFRESH_MIN_MS = 400;
+const RESERVE_REFRESH_SPREAD_MS = 2_000;
+
+/**
+ * A bid on an auction whose reserve is not met yet: whether it is met now only the server knows
+ * (the reserve is secret), and pushes do not say, so re-read the detail once, a little later,
+ * coalescing a burst of bids into one read. Nothing once the reserve is met or for a fixed price.
+ */
+function refreshReserveSoon(carId: number): void {
+  const auction = roomOf(carId)?.detail?.auction;
+  if (!auction || !auction.hasReserve || auction.reserveMet || auction.reservePrice != null || detailRefreshes.has(carId)) return;
+  const delay = RESERVE_REFRESH_MIN_MS + Math.random() * RESERVE_REFRESH_SPREAD_MS;
+  detailRefreshes.set(
+    carId,
+    setTimeout(() => {
+      detailRefreshes.delete(carId);
+      if (roomOf(carId)) void syncDetail(carId);
+    }, delay),
+  );
+}
+
+/** Re-reads the car's detail (e.g. when its auction's clock ran out and no close was heard). */
+export function refreshDetail(carId: number): Promise<void> {
+  return syncDetail(carId);
+}
+
 /** Re-reads the detail (counters, status), the discussion since the last known message, the bids and the user's orders. */
 export async function syncRoom(carId: number): Promise<void> {
   await Promise.all([syncDetail(carId), syncChat(carId), syncBids(carId), syncMyOrders(carId)]);
@@ -248,8 +299,10 @@ export async function submitBid(carId: number, amount: number, idempotencyKey: s
         bid: placed.bid,
         currentBids: placed.car.currentBids,
         highestBid: placed.car.highestBid,
+        endsAt: placed.car.endsAt,
       }),
     );
+    refreshReserveSoon(carId);
     return placed;
   } catch (error) {
     if (error instanceof ApiError && error.code === 'BID_TOO_LOW') {
@@ -259,7 +312,25 @@ export async function submitBid(carId: number, amount: number, idempotencyKey: s
       updateRoom(carId, (r) => applyBidTooLow(r, minimum, highest));
     } else if (error instanceof ApiError && error.code === 'CANNOT_BID_OWN_CAR' && userId !== null) {
       useCarRoomStore.setState((state) => ({ ownCars: { ...state.ownCars, [ownCarKey(userId, carId)]: true } }));
+    } else if (error instanceof ApiError && error.code === 'AUCTION_ENDED') {
+      // The server's clock says it is over, whatever ours showed: show that, and read the result.
+      updateRoom(carId, (r) => applyLateBid(r, error.message));
+      void Promise.all([syncDetail(carId), syncBids(carId)]);
     }
     throw error;
   }
+}
+
+/**
+ * The seller accepts the highest bid after a reserve-not-met close: the highest bid is read
+ * fresh (bids newest first, and they only rise), and the new order joins the room. Throws ApiError.
+ */
+export async function acceptHighestBidOf(carId: number, idempotencyKey: string): Promise<OrderWithEvents> {
+  const bids = await getBids(carId);
+  updateRoom(carId, (r) => applyBids(r, bids, true));
+  const highest = bids[0];
+  if (!highest) throw new ApiError('There are no bids on this car.', 409, { code: 'NO_BIDS' });
+  const order = await acceptHighestBid(carId, highest.id, idempotencyKey);
+  recordPlacedOrder(order);
+  return order;
 }

@@ -19,7 +19,7 @@ export function ListingsScreen() {
   useDocumentTitle('Cars');
   const [query, update] = useListingQuery();
   const { result, retry } = useCars(query);
-  useLiveListing(result.status === 'success' ? result.data.cars.map((car) => car.id) : []);
+  useLiveListing(result.status === 'success' ? result.data.cars : null);
   const resultsRef = useRef<HTMLElement>(null);
   const hasCars = result.status === 'success' && result.data.cars.length > 0;
   // A page past the end (e.g. ?page=9 of 3, an old link) is not "no vehicles": there are some,

@@ -7,10 +7,10 @@ import type { Query } from '../../../lib/api-client.ts';
 
 export const PAGE_SIZE = 12;
 
-export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market'] as const;
+export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market', 'auctions'] as const;
 export type ListingFilter = (typeof LISTING_FILTERS)[number];
 
-export const LISTING_SORTS = ['price-low', 'price-high', 'year-new', 'year-old', 'popular'] as const;
+export const LISTING_SORTS = ['price-low', 'price-high', 'year-new', 'year-old', 'popular', 'ending-soon'] as const;
 export type ListingSort = (typeof LISTING_SORTS)[number];
 
 export const FILTER_OPTIONS: ReadonlyArray<{ value: ListingFilter; label: string }> = [
@@ -18,6 +18,8 @@ export const FILTER_OPTIONS: ReadonlyArray<{ value: ListingFilter; label: string
   { value: 'luxury', label: '$100k+' },
   { value: 'sports', label: 'Sports' },
   { value: 'below-market', label: 'Below Market' },
+  // v2: live timed auctions only.
+  { value: 'auctions', label: 'Auctions' },
 ];
 
 export const SORT_OPTIONS: ReadonlyArray<{ value: ListingSort; label: string }> = [
@@ -26,6 +28,8 @@ export const SORT_OPTIONS: ReadonlyArray<{ value: ListingSort; label: string }> 
   { value: 'year-new', label: 'Year: Newest First' },
   { value: 'year-old', label: 'Year: Oldest First' },
   { value: 'popular', label: 'Most Popular' },
+  // v2: auctions by their end first, then fixed-price listings.
+  { value: 'ending-soon', label: 'Ending soon' },
 ];
 
 export interface ListingQuery {

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { ESCROW_PLANS, smallestPlanFor } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { Countdown } from '../../../components/ui/countdown.tsx';
 import { CarIcon, ClockIcon, EyeIcon, GavelIcon, HeartIcon, PencilIcon, PlusIcon, ReceiptIcon } from '../../../components/ui/icons.tsx';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
 import { ModalDialog } from '../../../components/ui/modal-dialog.tsx';
@@ -10,10 +11,21 @@ import { ApiError, errorMessage, isAbortError } from '../../../lib/api-client.ts
 import { newIdempotencyKey } from '../../../lib/idempotency-key.ts';
 import { canWithdraw, listingStatusLabel, listingStatusTone } from '../../../lib/listing-status.ts';
 import { formatDateTime } from '../../../lib/relative-time.ts';
+import { recordServerTime } from '../../../lib/server-clock.ts';
+import { useSecondsLeft } from '../../../lib/use-countdown.ts';
 import { useResource } from '../../../lib/use-resource.ts';
-import { acceptBid, getCarBids, getMyListings, withdrawListing, type Bid, type MyListing, type OrderWithEvents } from '../api/my-listings.ts';
+import {
+  acceptBid,
+  getCarBids,
+  getListingDetail,
+  getMyListings,
+  withdrawListing,
+  type Bid,
+  type MyListing,
+  type OrderWithEvents,
+} from '../api/my-listings.ts';
 import { carName } from '../lib/dashboard-format.ts';
-import { canAcceptBid } from '../lib/listing-actions.ts';
+import { canAcceptBid, listingAuctionOutcome } from '../lib/listing-actions.ts';
 
 const integer = new Intl.NumberFormat('en-US');
 const plural = (n: number, one: string, many = `${one}s`) => `${integer.format(n)} ${n === 1 ? one : many}`;
@@ -99,8 +111,74 @@ export function MyListingsPanel({ userId }: { userId: number }) {
   );
 }
 
+/**
+ * An auction that ended below its reserve may still be sold for a day: the listing row does not
+ * say until when, so such a row reads its car (the seller's view) once. Undefined while unknown.
+ */
+function useAcceptUntil(listing: MyListing): string | null | undefined {
+  const wanted = listing.auction !== null && canAcceptBid(listing);
+  const [read, setRead] = useState<{ id: number; acceptUntil: string | null } | null>(null);
+  useEffect(() => {
+    if (!wanted) return;
+    const controller = new AbortController();
+    getListingDetail(listing.id, controller.signal)
+      .then((detail) => {
+        recordServerTime(detail.serverTime);
+        setRead({ id: listing.id, acceptUntil: detail.auction?.acceptUntil ?? null });
+      })
+      .catch(() => {
+        // Without it the action stays offered; the server still says when the day has passed.
+      });
+    return () => controller.abort();
+  }, [wanted, listing.id]);
+  return wanted && read?.id === listing.id ? read.acceptUntil : undefined;
+}
+
+const OUTCOME_TEXT = { sold: 'Sold', reserve_not_met: 'Reserve not met', no_bids: 'Ended without bids' } as const;
+
+/** A running auction's countdown and reserve; an ended one's outcome and, below the reserve, the day left to accept. */
+function ListingAuction({ listing, acceptUntil }: { listing: MyListing; acceptUntil: string | null | undefined }) {
+  const auction = listing.auction!;
+  const outcome = listingAuctionOutcome(listing);
+  const acceptLeft = useSecondsLeft(acceptUntil ?? null);
+  if (!auction.ended) {
+    return (
+      <div className="listing-auction" data-testid="listing-auction" data-state="running">
+        <Countdown endsAt={auction.endsAt} testId="listing-countdown" extensions={auction.extensions} />
+        <span className="listing-auction__reserve">
+          {!auction.hasReserve ? 'No reserve' : auction.reserveMet ? 'Reserve met' : 'Reserve not met'}
+          {auction.extensions > 0 && ` · extended ${auction.extensions === 1 ? 'once' : `${auction.extensions} times`}`}
+        </span>
+      </div>
+    );
+  }
+  return (
+    <div className="listing-auction listing-auction--ended" data-testid="listing-auction" data-state="ended">
+      <p className="listing-auction__outcome">
+        <ClockIcon size={15} />
+        <span>
+          Auction ended <time dateTime={auction.endsAt}>{formatDateTime(auction.endsAt)}</time>:{' '}
+          <strong data-testid="listing-outcome">
+            {outcome === 'sold' && listing.highestBid !== null ? `Sold for ${formatUsd(listing.highestBid)}` : outcome ? OUTCOME_TEXT[outcome] : 'Closed'}
+          </strong>
+        </span>
+      </p>
+      {outcome === 'reserve_not_met' && acceptUntil && acceptLeft !== null && acceptLeft > 0 && (
+        <Countdown endsAt={acceptUntil} label="You can accept the highest bid for" testId="listing-accept-countdown" />
+      )}
+      {outcome === 'reserve_not_met' && acceptUntil && acceptLeft === 0 && (
+        <p className="listing-auction__passed">The day to accept the highest bid has passed.</p>
+      )}
+    </div>
+  );
+}
+
 function ListingRow({ listing, onAction }: { listing: MyListing; onAction: (action: Action) => void }) {
   const name = carName(listing);
+  const acceptUntil = useAcceptUntil(listing);
+  const acceptLeft = useSecondsLeft(acceptUntil ?? null);
+  // After a reserve-not-met close the action is offered only while the day to accept runs.
+  const acceptable = canAcceptBid(listing) && !(acceptUntil !== undefined && (acceptUntil === null || acceptLeft === 0));
   const draft = listing.status === 'draft';
   const editable = listing.status === 'draft' || listing.status === 'active' || listing.status === 'ended';
   return (
@@ -134,15 +212,8 @@ function ListingRow({ listing, onAction }: { listing: MyListing; onAction: (acti
             <HeartIcon size={15} />
             {integer.format(listing.watchers)} watching
           </li>
-          {listing.auction && (
-            <li data-testid="listing-auction">
-              <ClockIcon size={15} />
-              Auction {listing.auction.ended ? 'ended' : 'ends'}{' '}
-              <time dateTime={listing.auction.endsAt}>{formatDateTime(listing.auction.endsAt)}</time>
-              {listing.auction.hasReserve && (listing.auction.reserveMet ? ', reserve met' : ', reserve not met')}
-            </li>
-          )}
         </ul>
+        {listing.auction && <ListingAuction listing={listing} acceptUntil={acceptUntil} />}
         {listing.openOrderId !== null && (
           <p className="dash-row__next">
             <ReceiptIcon size={15} />{' '}
@@ -165,7 +236,7 @@ function ListingRow({ listing, onAction }: { listing: MyListing; onAction: (acti
             {draft ? 'Continue' : 'Edit'}
           </Link>
         )}
-        {canAcceptBid(listing) && (
+        {acceptable && (
           <button
             type="button"
             className="btn btn--gold btn--sm"

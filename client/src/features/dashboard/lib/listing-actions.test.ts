@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuctionSummary } from '@common/api-types.ts';
-import { canAcceptBid } from './listing-actions.ts';
+import { canAcceptBid, listingAuctionOutcome } from './listing-actions.ts';
 
 const auction = (over: Partial<AuctionSummary> = {}): AuctionSummary => ({
   endsAt: '2026-01-01T00:00:00Z',
@@ -25,5 +25,19 @@ describe('canAcceptBid', () => {
     expect(canAcceptBid({ status: 'ended', highestBid: 90_000, auction: auction({ ended: true }) })).toBe(true);
     expect(canAcceptBid({ status: 'ended', highestBid: 90_000, auction: auction({ ended: true, reserveMet: true }) })).toBe(false);
     expect(canAcceptBid({ status: 'ended', highestBid: null, auction: auction({ ended: true }) })).toBe(false);
+  });
+});
+
+describe('listingAuctionOutcome', () => {
+  it('is null for a fixed price or a running auction', () => {
+    expect(listingAuctionOutcome({ current_bids: 2, auction: null })).toBeNull();
+    expect(listingAuctionOutcome({ current_bids: 2, auction: auction() })).toBeNull();
+  });
+
+  it('tells an ended auction without bids, sold, or below its reserve', () => {
+    expect(listingAuctionOutcome({ current_bids: 0, auction: auction({ ended: true }) })).toBe('no_bids');
+    expect(listingAuctionOutcome({ current_bids: 3, auction: auction({ ended: true, reserveMet: true }) })).toBe('sold');
+    expect(listingAuctionOutcome({ current_bids: 3, auction: auction({ ended: true, hasReserve: false, reserveMet: true }) })).toBe('sold');
+    expect(listingAuctionOutcome({ current_bids: 3, auction: auction({ ended: true }) })).toBe('reserve_not_met');
   });
 });

@@ -11,3 +11,17 @@ export function canAcceptBid(listing: { status: CarStatus; highestBid: number | 
   if (listing.auction) return listing.status === 'ended' && !listing.auction.reserveMet;
   return listing.status === 'active';
 }
+
+/**
+ * How an ended auction came out, as far as the listing row tells (it has no outcome field): no
+ * bids, the reserve met (sold to the highest bidder), or not met. Null while it runs.
+ */
+export function listingAuctionOutcome(listing: {
+  current_bids: number;
+  auction: AuctionSummary | null;
+}): 'sold' | 'reserve_not_met' | 'no_bids' | null {
+  const auction = listing.auction;
+  if (!auction || !auction.ended) return null;
+  if (listing.current_bids === 0) return 'no_bids';
+  return auction.reserveMet ? 'sold' : 'reserve_not_met';
+}

@@ -1,11 +1,14 @@
 import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { CloseIcon, PlusIcon } from '../../../components/ui/icons.tsx';
 import {
+  auctionEndBounds,
+  AUCTION_MIN_HOURS,
   BODY_STYLES,
   CONDITIONS,
   featureError,
   latestModelYear,
   LISTING_LIMITS,
+  SALE_TYPES,
   textLength,
   type ListingErrors,
   type ListingField,
@@ -153,12 +156,72 @@ export function CarIdentityFields({ idBase, values, errors, onChange, onBlur, di
   );
 }
 
-/** Price, mileage and condition. */
-export function PriceFields({ idBase, values, errors, onChange, onBlur, disabled }: Omit<FieldsProps, 'featureDraft' | 'onFeatureDraft'>) {
+/** This device's time zone, as people name it ("Central European Summer Time"), or ''. */
+function timeZoneName(): string {
+  try {
+    const part = new Intl.DateTimeFormat('en-US', { timeZoneName: 'long' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName');
+    return part?.value ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Price, mileage and condition. With `saleChoice` (a new listing) it starts with the choice of a
+ * fixed price or a timed auction; an auction asks for its end and an optional reserve, and its
+ * price is the starting bid.
+ */
+export function PriceFields({
+  idBase,
+  values,
+  errors,
+  onChange,
+  onBlur,
+  disabled,
+  saleChoice = false,
+}: Omit<FieldsProps, 'featureDraft' | 'onFeatureDraft'> & { saleChoice?: boolean }) {
   const conditionIds = fieldIds(idBase, 'condition');
+  const saleIds = fieldIds(idBase, 'saleType');
+  const auction = values.saleType === 'auction';
+  const bounds = auctionEndBounds();
+  const zone = timeZoneName();
   return (
     <div className="sell-grid">
-      <Field idBase={idBase} field="price" label="Asking price" error={errors.price} hint="Whole US dollars, up to $1,000,000">
+      {saleChoice && (
+        <fieldset className="field sell-field sell-field--sale-type sell-choice" role="radiogroup" aria-labelledby={`${saleIds.input}-legend`}>
+          <legend id={`${saleIds.input}-legend`} className="field__label">
+            How do you want to sell?
+          </legend>
+          <div className="sell-choice__options">
+            {SALE_TYPES.map((type, i) => (
+              <label key={type.value} className="sell-choice__option">
+                <input
+                  id={i === 0 ? saleIds.input : undefined}
+                  type="radio"
+                  name={`${idBase}-sale-type`}
+                  value={type.value}
+                  checked={values.saleType === type.value}
+                  disabled={disabled}
+                  onChange={() => onChange('saleType', type.value)}
+                />
+                <span>{type.label}</span>
+              </label>
+            ))}
+          </div>
+          <p className="field__hint sell-field__hint">
+            {auction
+              ? 'Buyers bid until the end you choose; the highest bid then buys the car through escrow. Bids in the final minutes extend the end, so nobody can snipe it.'
+              : 'Buyers order at your asking price through escrow, or make you an offer by bidding.'}
+          </p>
+        </fieldset>
+      )}
+      <Field
+        idBase={idBase}
+        field="price"
+        label={auction ? 'Starting bid' : 'Asking price'}
+        error={errors.price}
+        hint={auction ? 'Bidding opens here. Whole US dollars, up to $1,000,000' : 'Whole US dollars, up to $1,000,000'}
+      >
         <div className="affix-input">
           <span className="affix-input__affix" aria-hidden="true">
             $
@@ -178,6 +241,60 @@ export function PriceFields({ idBase, values, errors, onChange, onBlur, disabled
           />
         </div>
       </Field>
+      {saleChoice && auction && (
+        <>
+          <Field
+            idBase={idBase}
+            field="auctionEnds"
+            label="Auction ends"
+            error={errors.auctionEnds}
+            hint={`Your local time${zone ? ` (${zone})` : ''}: at least ${AUCTION_MIN_HOURS} hours and at most 30 days from now.`}
+          >
+            <input
+              {...describe(idBase, 'auctionEnds', errors, true)}
+              className="input"
+              type="datetime-local"
+              step={60}
+              min={bounds.min}
+              max={bounds.max}
+              value={values.auctionEnds}
+              disabled={disabled}
+              onChange={(e) => onChange('auctionEnds', e.target.value)}
+              onBlur={() => onBlur('auctionEnds')}
+            />
+          </Field>
+          <Field
+            idBase={idBase}
+            field="reservePrice"
+            label={
+              <>
+                Reserve price <span className="field__optional">(optional)</span>
+              </>
+            }
+            error={errors.reservePrice}
+            hint="Hidden from buyers. Below it the car does not sell, though you may still accept the highest bid for a day. Not below the starting bid."
+          >
+            <div className="affix-input">
+              <span className="affix-input__affix" aria-hidden="true">
+                $
+              </span>
+              <input
+                {...describe(idBase, 'reservePrice', errors, true)}
+                className="input affix-input__input affix-input__input--prefix"
+                type="text"
+                inputMode="numeric"
+                autoComplete="off"
+                maxLength={12}
+                placeholder="No reserve"
+                value={values.reservePrice}
+                disabled={disabled}
+                onChange={(e) => onChange('reservePrice', e.target.value)}
+                onBlur={() => onBlur('reservePrice')}
+              />
+            </div>
+          </Field>
+        </>
+      )}
       <Field idBase={idBase} field="mileage" label="Mileage" error={errors.mileage}>
         <div className="affix-input">
           <input

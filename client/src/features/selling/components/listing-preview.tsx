@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { formatUsd } from '@common/pricing.ts';
+import { Countdown, formatAuctionEnd } from '../../../components/ui/countdown.tsx';
 import { EyeIcon, GaugeIcon, GavelIcon, MapPinIcon, ShieldCheckIcon, UserIcon } from '../../../components/ui/icons.tsx';
 import type { LocalPhoto } from '../hooks/use-photo-queue.ts';
 import { BODY_STYLES, type NewListing } from '../lib/listing-form.ts';
@@ -28,6 +29,8 @@ export function ListingPreview({
   const [shown, setShown] = useState(0);
   const current = photos[Math.min(shown, photos.length - 1)];
   const bodyStyle = BODY_STYLES.find((b) => b.value === listing.bodyStyle)?.label ?? listing.bodyStyle;
+  const auction = listing.auction ?? null;
+  const reserve = auction?.reservePrice;
 
   return (
     <div className="listing-preview" data-testid="listing-preview">
@@ -43,7 +46,10 @@ export function ListingPreview({
               <div className="car-card__no-image">No Image</div>
             )}
             <div className="car-card__badges">
-              <span className="badge badge--condition">{listing.condition}</span>
+              <span className="car-card__badge-group">
+                <span className="badge badge--condition">{listing.condition}</span>
+                {auction && <span className="badge badge--auction">Auction</span>}
+              </span>
             </div>
           </div>
           <div className="car-card__body">
@@ -53,9 +59,18 @@ export function ListingPreview({
               {listing.location}
             </p>
             <div className="car-card__pricing">
+              {auction && <p className="car-card__price-label">Starting bid</p>}
               <p className="car-card__price">{formatUsd(listing.price)}</p>
               <p className="car-card__market-value">{MARKET_VALUE_PENDING}</p>
             </div>
+            {auction && (
+              <div className="car-card__auction" data-testid="preview-auction">
+                <Countdown endsAt={auction.endsAt} testId="preview-countdown" />
+                <p className={`car-card__reserve car-card__reserve--${reserve === undefined ? 'ok' : 'open'}`}>
+                  {reserve === undefined ? 'No reserve' : 'Reserve not met'}
+                </p>
+              </div>
+            )}
             <ul className="car-card__stats">
               <li>
                 <GavelIcon size={16} />0 bids
@@ -131,11 +146,23 @@ export function ListingPreview({
               )}
             </div>
             <div className="page-preview__price">
-              <p className="page-preview__eyebrow">Asking price</p>
+              <p className="page-preview__eyebrow">{auction ? 'Starting bid' : 'Asking price'}</p>
               <p className="page-preview__amount" data-testid="preview-price">
                 {formatUsd(listing.price)}
               </p>
               <p className="page-preview__market">{MARKET_VALUE_PENDING}</p>
+              {auction && (
+                <div className="page-preview__auction" data-testid="preview-auction-page">
+                  <p>
+                    Timed auction, ends <strong>{formatAuctionEnd(auction.endsAt)}</strong>
+                  </p>
+                  <p>
+                    {reserve === undefined
+                      ? 'No reserve: the highest bid at the end wins.'
+                      : `Reserve ${formatUsd(reserve)}: only you see it; buyers see whether it is met.`}
+                  </p>
+                </div>
+              )}
             </div>
           </div>
           <div className="page-preview__about">

@@ -11,6 +11,7 @@ import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-us
 import { createListing, publishListing, reorderPhotos } from '../api/selling-api.ts';
 import { usePhotoQueue, type LocalPhoto } from '../hooks/use-photo-queue.ts';
 import {
+  defaultAuctionEnd,
   EMPTY_LISTING,
   errorsFromDetails,
   featureError,
@@ -124,10 +125,15 @@ function SellFlow({ user }: { user: SessionUser }) {
   }
 
   function onChange<F extends ListingField>(field: F, value: ListingFormValues[F]) {
-    setValues((v) => ({ ...v, [field]: value }));
+    setValues((v) => {
+      const next = { ...v, [field]: value };
+      // Choosing an auction suggests an end (a week ahead), which the seller can change.
+      if (field === 'saleType' && value === 'auction' && !v.auctionEnds) next.auctionEnds = defaultAuctionEnd();
+      return next;
+    });
     setDirty((d) => (d.has(field) ? d : new Set(d).add(field)));
     // A choice is made at once; text counts once the field is left.
-    if (field === 'bodyStyle' || field === 'condition' || field === 'features') {
+    if (field === 'bodyStyle' || field === 'condition' || field === 'features' || field === 'saleType' || field === 'auctionEnds') {
       setTouched((t) => (t.has(field) ? t : new Set(t).add(field)));
     }
     setServerErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
@@ -266,9 +272,9 @@ function SellFlow({ user }: { user: SessionUser }) {
             </section>
             <section className="sell-card" aria-labelledby={`${idBase}-section-price`}>
               <h3 id={`${idBase}-section-price`} className="sell-card__title">
-                Price and condition
+                How you sell, price and condition
               </h3>
-              <PriceFields idBase={idBase} values={values} errors={shownErrors} onChange={onChange} onBlur={onBlur} />
+              <PriceFields idBase={idBase} values={values} errors={shownErrors} onChange={onChange} onBlur={onBlur} saleChoice />
             </section>
             <section className="sell-card" aria-labelledby={`${idBase}-section-about`}>
               <h3 id={`${idBase}-section-about`} className="sell-card__title">

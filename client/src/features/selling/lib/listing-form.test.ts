@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  auctionEndBounds,
+  defaultAuctionEnd,
   EDITABLE_FIELDS,
   EMPTY_LISTING,
   errorsFromDetails,
@@ -8,7 +10,9 @@ import {
   latestModelYear,
   listingChanges,
   listingFormValues,
+  parseLocalInput,
   parseWholeNumber,
+  toLocalInput,
   toNewListing,
   validateListing,
   type ListingFormValues,
@@ -27,7 +31,14 @@ const VALID: ListingFormValues = {
   location: 'Austin, TX',
   description: 'One owner, full service history.',
   features: ['Sport Chrono', 'PDK'],
+  saleType: 'fixed',
+  auctionEnds: '',
+  reservePrice: '',
 };
+
+/** A `datetime-local` value `hours` after NOW, in this machine's time zone. */
+const localIn = (hours: number) => toLocalInput(NOW.getTime() + hours * 3_600_000);
+const AUCTION: ListingFormValues = { ...VALID, saleType: 'auction', auctionEnds: localIn(72), reservePrice: '150,000' };
 
 describe('parseWholeNumber', () => {
   it('reads whole numbers with thousands separators, spaces or a dollar sign', () => {
@@ -165,5 +176,64 @@ describe('errorsFromDetails', () => {
       other: ['colour is not an allowed field'],
     });
     expect(errorsFromDetails(undefined)).toEqual({ fields: {}, other: [] });
+  });
+});
+
+describe('timed auctions on the form', () => {
+  it('reads and writes datetime-local values in local time, refusing dates that do not exist', () => {
+    const local = new Date(2026, 5, 8, 18, 30);
+    expect(toLocalInput(local)).toBe('2026-06-08T18:30');
+    expect(parseLocalInput('2026-06-08T18:30')?.getTime()).toBe(local.getTime());
+    expect(parseLocalInput('2026-06-08T18:30:15')?.getTime()).toBe(local.getTime() + 15_000);
+    for (const bad of ['', 'tomorrow', '2026-02-30T10:00', '2026-06-08', '2026-06-08T25:00']) expect(parseLocalInput(bad), bad).toBeNull();
+  });
+
+  it('suggests an end a week ahead on the hour, and bounds the picker to 24 hours .. 30 days', () => {
+    const suggested = parseLocalInput(defaultAuctionEnd(NOW))!;
+    expect(suggested.getMinutes()).toBe(0);
+    expect(suggested.getTime() - NOW.getTime()).toBeGreaterThan(7 * 86_400_000);
+    expect(suggested.getTime() - NOW.getTime()).toBeLessThanOrEqual(7 * 86_400_000 + 3_600_000);
+    const { min, max } = auctionEndBounds(NOW);
+    expect(parseLocalInput(min)!.getTime()).toBe(NOW.getTime() + 24 * 3_600_000);
+    expect(parseLocalInput(max)!.getTime()).toBe(NOW.getTime() + 30 * 86_400_000);
+  });
+
+  it('accepts an auction ending 24 hours to 30 days ahead, and nothing nearer or later', () => {
+    expect(validateListing(AUCTION, undefined, NOW)).toEqual({});
+    expect(fieldError('auctionEnds', { ...AUCTION, auctionEnds: localIn(24) }, NOW)).toBeUndefined();
+    expect(fieldError('auctionEnds', { ...AUCTION, auctionEnds: localIn(23.5) }, NOW)).toMatch(/^An auction runs at least 24 hours: choose an end after /);
+    expect(fieldError('auctionEnds', { ...AUCTION, auctionEnds: localIn(30 * 24) }, NOW)).toBeUndefined();
+    expect(fieldError('auctionEnds', { ...AUCTION, auctionEnds: localIn(30 * 24 + 1) }, NOW)).toBe('An auction may run at most 30 days');
+    expect(fieldError('auctionEnds', { ...AUCTION, auctionEnds: '' }, NOW)).toBe('Choose when the auction ends');
+    expect(fieldError('auctionEnds', { ...AUCTION, auctionEnds: 'soon' }, NOW)).toBe('Enter a date and a time');
+    // A fixed price ignores the auction's fields.
+    expect(validateListing({ ...VALID, auctionEnds: 'soon', reservePrice: 'x' }, undefined, NOW)).toEqual({});
+  });
+
+  it('takes an optional reserve in whole dollars, up to $1,000,000 and not below the starting bid', () => {
+    expect(fieldError('reservePrice', { ...AUCTION, reservePrice: '' }, NOW)).toBeUndefined();
+    expect(fieldError('reservePrice', { ...AUCTION, reservePrice: '118500' }, NOW)).toBeUndefined();
+    expect(fieldError('reservePrice', { ...AUCTION, reservePrice: '1,000,000' }, NOW)).toBeUndefined();
+    expect(fieldError('reservePrice', { ...AUCTION, reservePrice: '118499' }, NOW)).toBe('The reserve cannot be below the starting bid');
+    expect(fieldError('reservePrice', { ...AUCTION, reservePrice: '1000001' }, NOW)).toBe('The reserve must be at most $1,000,000');
+    expect(fieldError('reservePrice', { ...AUCTION, reservePrice: '150000.50' }, NOW)).toBe('Enter a whole-dollar amount, for example 150000');
+    expect(fieldError('price', { ...AUCTION, price: '' }, NOW)).toBe('Enter the starting bid');
+  });
+
+  it('sends the end as UTC and the reserve only when set', () => {
+    const body = toNewListing(AUCTION, true);
+    expect(body.price).toBe(118_500);
+    expect(body.auction).toEqual({ endsAt: new Date(NOW.getTime() + 72 * 3_600_000).toISOString(), reservePrice: 150_000 });
+    expect(toNewListing({ ...AUCTION, reservePrice: ' ' }, true).auction).toEqual({ endsAt: body.auction!.endsAt });
+    expect(toNewListing(VALID, true)).not.toHaveProperty('auction');
+  });
+
+  it("fills the form from an auction listing and maps the server's auction errors onto its fields", () => {
+    const values = listingFormValues({ ...toNewListing(VALID, false), auction: { endsAt: '2026-06-08T18:30:00.000Z', reservePrice: 150_000 } });
+    expect(values).toMatchObject({ saleType: 'auction', reservePrice: '150,000', auctionEnds: toLocalInput(Date.parse('2026-06-08T18:30:00.000Z')) });
+    expect(errorsFromDetails([
+      { field: 'auction.endsAt', message: 'An auction must run at least until 2026-06-02T12:00:00.000Z' },
+      { field: '/auction/reservePrice', message: 'reservePrice must be <= 1000000' },
+    ]).fields).toEqual({ auctionEnds: 'An auction must run at least until 2026-06-02T12:00:00.000Z', reservePrice: 'reservePrice must be <= 1000000' });
   });
 });

@@ -1,3 +1,4 @@
+import { AUCTION_BID_LIMIT, AUCTION_MAX_DAYS } from '@common/auction-rules.ts';
 import { formatUsd } from '@common/pricing.ts';
 
 /**
@@ -33,6 +34,19 @@ export const LISTING_LIMITS = {
   maxMileage: 1_000_000,
 } as const;
 
+/** How the car is sold: at its asking price, or at a timed auction where the price is the starting bid. */
+export const SALE_TYPES = [
+  { value: 'fixed', label: 'Fixed price' },
+  { value: 'auction', label: 'Timed auction' },
+] as const;
+export type SaleType = (typeof SALE_TYPES)[number]['value'];
+
+/**
+ * The shortest auction the form offers. The server's own minimum (AUCTION_MIN_SECONDS, 24 hours
+ * by default) cannot be read from here; should it differ, its message is shown instead.
+ */
+export const AUCTION_MIN_HOURS = 24;
+
 /** Model years run up to next year's models (as the server counts them, in UTC). */
 export function latestModelYear(now: Date = new Date()): number {
   return now.getUTCFullYear() + 1;
@@ -50,6 +64,11 @@ export interface ListingFormValues {
   location: string;
   description: string;
   features: string[];
+  saleType: SaleType;
+  /** When the auction ends, as a `datetime-local` value in this device's time zone ("2026-06-08T18:00"). */
+  auctionEnds: string;
+  /** Optional reserve, whole dollars as typed. */
+  reservePrice: string;
 }
 
 export type ListingField = keyof ListingFormValues;
@@ -62,7 +81,10 @@ export const LISTING_FIELDS: readonly ListingField[] = [
   'year',
   'bodyStyle',
   'condition',
+  'saleType',
   'price',
+  'auctionEnds',
+  'reservePrice',
   'mileage',
   'location',
   'description',
@@ -85,6 +107,8 @@ export interface NewListing {
   description: string;
   features: string[];
   bodyStyle: BodyStyle;
+  /** A timed auction: `price` is then the starting bid. */
+  auction?: { endsAt: string; reservePrice?: number };
   draft?: boolean;
 }
 
@@ -102,7 +126,49 @@ export const EMPTY_LISTING: ListingFormValues = {
   location: '',
   description: '',
   features: [],
+  saleType: 'fixed',
+  auctionEnds: '',
+  reservePrice: '',
 };
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A time as a `datetime-local` value in this device's time zone ("2026-06-08T18:00"). */
+export function toLocalInput(time: Date | number): string {
+  const d = new Date(time);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A `datetime-local` value read as this device's local time; null when it is not one. */
+export function parseLocalInput(value: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
+  if (!match) return null;
+  const [y, mo, d, h, mi] = match.slice(1, 6).map(Number) as [number, number, number, number, number];
+  const date = new Date(y, mo - 1, d, h, mi, match[6] ? Number(match[6]) : 0);
+  // Reject dates that roll over (Feb 30) instead of silently moving them.
+  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || date.getHours() !== h || date.getMinutes() !== mi) {
+    return null;
+  }
+  return date;
+}
+
+/** The end the form suggests: a week ahead, on the hour. */
+export function defaultAuctionEnd(now: Date = new Date()): string {
+  const end = new Date(now.getTime() + 7 * 86_400_000);
+  end.setMinutes(0, 0, 0);
+  end.setHours(end.getHours() + 1);
+  return toLocalInput(end);
+}
+
+/** The earliest and latest ends the form takes, as `datetime-local` bounds. */
+export function auctionEndBounds(now: Date = new Date()): { min: string; max: string } {
+  return {
+    min: toLocalInput(Math.ceil((now.getTime() + AUCTION_MIN_HOURS * 3_600_000) / 60_000) * 60_000),
+    max: toLocalInput(Math.floor((now.getTime() + AUCTION_MAX_DAYS * 86_400_000) / 60_000) * 60_000),
+  };
+}
+
+const endFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Characters as people count them (an emoji is one), as the server's length limits do. */
 export const textLength = (text: string): number => [...text].length;
@@ -147,7 +213,7 @@ export function fieldError(field: ListingField, values: ListingFormValues, now: 
     case 'condition':
       return values.condition ? undefined : 'Choose the condition';
     case 'price': {
-      if (!values.price.trim()) return 'Enter the asking price';
+      if (!values.price.trim()) return values.saleType === 'auction' ? 'Enter the starting bid' : 'Enter the asking price';
       const price = parseWholeNumber(values.price);
       if (price === null) return 'Enter a whole-dollar amount, for example 125000';
       if (price < LISTING_LIMITS.minPrice) return `The price must be at least ${formatUsd(LISTING_LIMITS.minPrice)}`;
@@ -165,6 +231,30 @@ export function fieldError(field: ListingField, values: ListingFormValues, now: 
       return textError(values.location, LISTING_LIMITS.location, 'Enter where the car is, for example Austin, TX', 'Location');
     case 'description':
       return textError(values.description, LISTING_LIMITS.description, 'Describe the car', 'The description');
+    case 'saleType':
+      return undefined;
+    case 'auctionEnds': {
+      if (values.saleType !== 'auction') return undefined;
+      if (!values.auctionEnds.trim()) return 'Choose when the auction ends';
+      const end = parseLocalInput(values.auctionEnds);
+      if (!end) return 'Enter a date and a time';
+      const earliest = now.getTime() + AUCTION_MIN_HOURS * 3_600_000;
+      if (end.getTime() < earliest) {
+        return `An auction runs at least ${AUCTION_MIN_HOURS} hours: choose an end after ${endFormat.format(earliest)}`;
+      }
+      if (end.getTime() > now.getTime() + AUCTION_MAX_DAYS * 86_400_000) return `An auction may run at most ${AUCTION_MAX_DAYS} days`;
+      return undefined;
+    }
+    case 'reservePrice': {
+      if (values.saleType !== 'auction' || !values.reservePrice.trim()) return undefined;
+      const reserve = parseWholeNumber(values.reservePrice);
+      if (reserve === null) return 'Enter a whole-dollar amount, for example 150000';
+      if (reserve < LISTING_LIMITS.minPrice) return `The reserve must be at least ${formatUsd(LISTING_LIMITS.minPrice)}`;
+      if (reserve > AUCTION_BID_LIMIT) return `The reserve must be at most ${formatUsd(AUCTION_BID_LIMIT)}`;
+      const start = parseWholeNumber(values.price);
+      if (start !== null && reserve < start) return 'The reserve cannot be below the starting bid';
+      return undefined;
+    }
     case 'features': {
       if (values.features.length > LISTING_LIMITS.features) return `List at most ${LISTING_LIMITS.features} features`;
       const bad = values.features.find((f) => !f.trim() || textLength(f.trim()) > LISTING_LIMITS.feature);
@@ -211,8 +301,16 @@ export function toNewListing(values: ListingFormValues, draft: boolean): NewList
     description: values.description.trim(),
     features: values.features.map((f) => f.trim()).filter(Boolean),
     bodyStyle: values.bodyStyle as BodyStyle,
+    ...(values.saleType === 'auction' ? { auction: toAuction(values) } : {}),
     ...(draft ? { draft: true } : {}),
   };
+}
+
+/** The auction of valid values: the end in UTC, the reserve only when set. */
+function toAuction(values: ListingFormValues): NonNullable<NewListing['auction']> {
+  const end = parseLocalInput(values.auctionEnds);
+  const reserve = values.reservePrice.trim() ? parseWholeNumber(values.reservePrice) : null;
+  return { endsAt: end ? end.toISOString() : '', ...(reserve !== null ? { reservePrice: reserve } : {}) };
 }
 
 interface EditableListing {
@@ -226,6 +324,8 @@ interface EditableListing {
   location: string;
   description: string;
   features: string[];
+  /** Present (non-null) for an auction; the reserve only in the seller's own view. */
+  auction?: { endsAt: string; reservePrice?: number | null } | null;
 }
 
 const isBodyStyle = (v: string): v is BodyStyle => BODY_STYLES.some((b) => b.value === v);
@@ -244,6 +344,9 @@ export function listingFormValues(car: EditableListing): ListingFormValues {
     location: car.location,
     description: car.description,
     features: [...car.features],
+    saleType: car.auction ? 'auction' : 'fixed',
+    auctionEnds: car.auction ? toLocalInput(Date.parse(car.auction.endsAt)) : '',
+    reservePrice: car.auction?.reservePrice != null ? integerFormat.format(car.auction.reservePrice) : '',
   };
 }
 
@@ -274,7 +377,9 @@ export function errorsFromDetails(details: unknown): { fields: ListingErrors; ot
     if (typeof item !== 'object' || item === null) continue;
     const { field, message } = item as { field?: unknown; message?: unknown };
     if (typeof message !== 'string' || !message) continue;
-    const key = typeof field === 'string' ? field.replace(/^\//, '').split(/[./]/)[0] : undefined;
+    const path = typeof field === 'string' ? field.replace(/^\//, '').split(/[./]/) : [];
+    // The auction's parts come as `auction.endsAt` and `auction.reservePrice`.
+    const key = path[0] === 'auction' ? (path[1] === 'reservePrice' ? 'reservePrice' : 'auctionEnds') : path[0];
     if (key && (LISTING_FIELDS as readonly string[]).includes(key)) fields[key as ListingField] ??= message;
     else other.push(message);
   }

@@ -1,0 +1,92 @@
+import { countdownView, extensionsText } from '../../lib/auction-countdown.ts';
+import { useSecondsLeft, useShowsExtended } from '../../lib/use-countdown.ts';
+import { ClockIcon } from './icons.tsx';
+import './countdown.css';
+
+const endFormatter = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** "Mar 4, 3:07:42 PM" in the viewer's time zone ('' for an unreadable time). */
+export function formatAuctionEnd(iso: string): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? '' : endFormatter.format(time);
+}
+
+/**
+ * Time left in an auction, ticking on its own (the page around it does not re-render), on the
+ * server's clock as this browser estimates it. Urgent in the last five minutes; "Extended" for a
+ * while after a late bid moved the end; "Ended" at zero. It never says how the auction ended:
+ * that is the server's to say.
+ *
+ * `size="lg"` (the car page) also shows the end time and the number of extensions, and announces
+ * urgency, extensions and the end to screen readers; `size="sm"` (cards, lists) stays quiet.
+ */
+export function Countdown({
+  endsAt,
+  size = 'sm',
+  extendedAt = null,
+  extensions = 0,
+  label = 'Ends in',
+  testId = 'auction-countdown',
+}: {
+  endsAt: string;
+  size?: 'sm' | 'lg';
+  /** Local time (ms) a later end was seen, for the "Extended" notice. */
+  extendedAt?: number | null;
+  /** How many late bids moved the end (the server's count). */
+  extensions?: number;
+  label?: string;
+  testId?: string;
+}) {
+  const seconds = useSecondsLeft(endsAt);
+  const extended = useShowsExtended(extendedAt);
+  const view = countdownView(seconds ?? 0);
+  const count = extensionsText(extensions);
+  const state = view.ended ? 'ended' : view.urgent ? 'urgent' : 'running';
+  const announcement = view.ended ? 'Time is up: waiting for the result.' : extended ? 'A late bid extended the auction.' : view.urgent ? 'Less than 5 minutes left.' : '';
+
+  return (
+    <div
+      className={`countdown countdown--${size} countdown--${state}${extended ? ' is-extended' : ''}`}
+      data-testid={testId}
+      data-state={state}
+    >
+      <p className="countdown__row">
+        <ClockIcon size={size === 'lg' ? 20 : 15} className="countdown__icon" aria-hidden="true" />
+        <span className="countdown__label">{view.ended ? 'Auction' : label}</span>
+        <span className="countdown__value" role="timer" aria-label={view.ended ? 'Auction ended' : `${label} ${view.spoken}`}>
+          <span aria-hidden="true" data-testid={`${testId}-value`}>
+            {view.text}
+          </span>
+        </span>
+        {view.urgent && <span className="countdown__flag">Ending soon</span>}
+        {extended && !view.ended && (
+          <span className="countdown__extended" data-testid={`${testId}-extended`}>
+            Extended
+          </span>
+        )}
+      </p>
+      {size === 'lg' && (
+        <p className="countdown__meta">
+          <span>
+            {view.ended ? 'Ended ' : 'Ends '}
+            <time dateTime={endsAt} data-testid={`${testId}-ends-at`}>
+              {formatAuctionEnd(endsAt)}
+            </time>
+          </span>
+          {count && <span data-testid={`${testId}-extensions`}>{count}: bids in the last minutes move the end</span>}
+        </p>
+      )}
+      {size === 'lg' && (
+        <p className="sr-only" aria-live="polite">
+          {announcement}
+        </p>
+      )}
+    </div>
+  );
+}
