@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'client/dist', 'db/migrations', 'coverage', '.data'] },
+  { ignores: ['node_modules', 'client/dist', 'server/dist', 'db/migrations', 'coverage', '.data'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -23,10 +23,13 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Runs `npm run escrow -- <args>` as the operator would, against the test server's data folder. */
+/**
+ * Runs `npm run escrow -- <args>` as the operator would (the compiled command, built first when
+ * stale), against the test server's data folder.
+ */
 async function escrow(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'server/src/cli/escrow.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['server/run.mjs', 'escrow', ...args], {
       env: { ...process.env, DATA_DIR: t.config.dataDir, LOG_LEVEL: 'warn', DATABASE_URL: t.database.url ?? '', ...env },
       timeout: 60_000,
     });

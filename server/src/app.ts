@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { Ajv, type Options as AjvOptions } from 'ajv';
+import { Ajv, type Options as AjvOptions, type ValidateFunction } from 'ajv';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import addFormats from 'ajv-formats';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppConfig } from './config.ts';
@@ -8,6 +9,7 @@ import databasePlugin from './plugins/database.ts';
 import errorsPlugin from './plugins/errors.ts';
 import inputLimitsPlugin from './plugins/input-limits.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
+import compressionPlugin from './plugins/compression.ts';
 import openapiPlugin from './plugins/openapi.ts';
 import clientPlugin from './plugins/client.ts';
 import mediaRoutes from './routes/media.ts';
@@ -34,6 +36,7 @@ import jobsPlugin from './plugins/jobs.ts';
 import rateLimitsPlugin from './plugins/rate-limits.ts';
 import authPlugin from './plugins/auth.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { logOutput } from './lib/log-output.ts';
 import { EventBus } from './lib/events.ts';
 import { noViewers, type ViewerCounts } from './services/cars.ts';
 import type { PaymentProvider } from './services/orders/payment-provider.ts';
@@ -62,13 +65,16 @@ const BODY_LIMIT_BYTES = 64 * 1024;
  * `app.inject`, or listen on port 0 for sockets.
  */
 export async function buildApp(config: AppConfig, deps: AppDependencies = {}): Promise<FastifyInstance> {
+  const logs = deps.logger === undefined ? await logOutput(config) : { options: deps.logger, notice: null };
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: logs.options,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     forceCloseConnections: 'idle',
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  if (logs.notice) app.log.info(logs.notice);
 
   useStrictBodyValidation(app);
   // The API speaks JSON only: any other body type is answered with 415. An empty JSON body
@@ -95,6 +101,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // Before any route: it bounds every route's schema as the route is added.
   await app.register(inputLimitsPlugin);
   await app.register(securityHeadersPlugin);
+  // Before the routes: it hooks into each route as the route is added.
+  if (config.apiCompression) await app.register(compressionPlugin);
   await app.register(databasePlugin, { database, closeOnShutdown: ownsDatabase });
   await app.register(openapiPlugin, { config });
   await app.register(redisPlugin);
@@ -141,9 +149,34 @@ function useStrictBodyValidation(app: FastifyInstance): void {
   const shared: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
   const bodyAjv = addFormats.default(new Ajv({ ...shared, coerceTypes: false }));
   const textAjv = addFormats.default(new Ajv({ ...shared, coerceTypes: 'array' }));
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? bodyAjv : textAjv).compile(schema),
-  );
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+    // Compiled on the route's first request rather than at start (see lazySerializers).
+    let compiled: ValidateFunction | undefined;
+    const validate = (data: unknown) => {
+      const check = (compiled ??= ajv.compile(schema));
+      const valid = check(data);
+      validate.errors = check.errors;
+      return valid;
+    };
+    validate.errors = null as ValidateFunction['errors'];
+    return validate;
+  });
+}
+
+/**
+ * Fastify's own response serializers (fast-json-stringify), each compiled when its route first
+ * answers with that status rather than all at start: compiling a few hundred of them took a
+ * large share of the time to ready, most are rarely used (error statuses), and the first
+ * answer pays a few milliseconds once. The fuzz tests answer every route, so a schema that
+ * does not compile still fails in the tests.
+ */
+function lazySerializers(...factoryArgs: Parameters<ReturnType<typeof SerializerSelector>>) {
+  const compile = SerializerSelector()(...factoryArgs);
+  return (route: Parameters<typeof compile>[0]) => {
+    let serialize: ReturnType<typeof compile> | undefined;
+    return (data: unknown) => (serialize ??= compile(route))(data);
+  };
 }
 
 declare module 'fastify' {

@@ -25,7 +25,11 @@ export interface AppConfig {
   mailRetrySeconds: number;
   jwtSecret: string;
   logLevel: string;
+  /** Human-readable log lines (pino-pretty) instead of JSON lines. */
+  logPretty: boolean;
   serveClient: boolean;
+  /** Compress JSON answers of 1 KB and more (off when a proxy in front compresses). */
+  apiCompression: boolean;
   trustProxy: boolean | string;
   /** Size of the PostgreSQL connection pool (ignored for the embedded database). */
   dbPoolSize: number;
@@ -40,6 +44,13 @@ export interface AppConfig {
   photoBucket: S3Settings | null;
   /** Photo conversions one process runs at once. */
   photoConcurrency: number;
+  /**
+   * Server processes sharing the port (WEB_CONCURRENCY). Above 1 a primary process forks that
+   * many workers (see cluster.ts); it needs PostgreSQL and Redis.
+   */
+  webConcurrency: number;
+  /** Why the default stayed at one process when more cores exist (logged at start), else null. */
+  webConcurrencyNote: string | null;
   socketBacklog: SocketBacklogLimits;
   /**
    * How often each process checks that the sessions behind its open sockets are still signed in.
@@ -194,7 +205,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const mailRetrySeconds = integer('MAIL_RETRY_SECONDS', 5, 1, 3_600);
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  // A person at a terminal reads lines; anything else (a file, a log collector) gets JSON.
+  const logPretty = flag('LOG_PRETTY', process.stdout.isTTY === true);
   const serveClient = flag('SERVE_CLIENT', true);
+  const apiCompression = flag('API_COMPRESSION', true);
   const trustProxyRaw = text('TRUST_PROXY');
   const trustProxy = trustProxyRaw === undefined ? false : trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : trustProxyRaw;
   const dbPoolSize = integer('DB_POOL_SIZE', 10, 1, 200);
@@ -211,8 +225,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     extensionSeconds: integer('AUCTION_EXTENSION_SECONDS', 120, 1, 3_600),
   };
   const photoBucket = bucketSettings();
-  // One core stays free for the event loop.
-  const photoConcurrency = integer('PHOTO_CONCURRENCY', Math.max(1, availableParallelism() - 1), 1, 64);
+  const cores = availableParallelism();
+  const { webConcurrency, webConcurrencyNote } = processCount(text('WEB_CONCURRENCY'), { cores, databaseUrl, redisUrl }, problems);
+  // One core stays free for the event loop; the rest is shared by the server's processes.
+  const photoConcurrency = integer('PHOTO_CONCURRENCY', Math.max(1, Math.round((cores - 1) / webConcurrency)), 1, 64);
   const socketBacklog: SocketBacklogLimits = {
     maxBytes: integer('SOCKET_MAX_BACKLOG_KB', 1_024, 0, 1_048_576) * 1024,
     maxMessages: integer('SOCKET_MAX_BACKLOG_MESSAGES', 1_000, 0, 1_000_000),
@@ -249,7 +265,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mailRetrySeconds,
     jwtSecret,
     logLevel,
+    logPretty,
     serveClient,
+    apiCompression,
     trustProxy,
     dbPoolSize,
     rateLimits,
@@ -260,9 +278,61 @@ export function loadConfig(env: Env = process.env): AppConfig {
     jobs,
     photoBucket,
     photoConcurrency,
+    webConcurrency,
+    webConcurrencyNote,
     socketBacklog,
     sessionRecheckSeconds,
   };
+}
+
+const MAX_PROCESSES = 64;
+
+/**
+ * How many server processes to run. The embedded database belongs to one process, and the state
+ * processes share (Socket.IO rooms, viewer counts, rate limits, session revocation) is exact
+ * across processes only through Redis: so several processes need both DATABASE_URL and
+ * REDIS_URL. Asked for explicitly without them, the server refuses to start; by default it then
+ * runs one process and says why.
+ */
+function processCount(
+  raw: string | undefined,
+  { cores, databaseUrl, redisUrl }: { cores: number; databaseUrl: string | null; redisUrl: string | null },
+  problems: string[],
+): { webConcurrency: number; webConcurrencyNote: string | null } {
+  if (raw !== undefined) {
+    const value = Number(raw);
+    if (!/^\d+$/.test(raw) || value < 1 || value > MAX_PROCESSES) {
+      problems.push(`WEB_CONCURRENCY must be a whole number from 1 to ${MAX_PROCESSES} (got "${raw}")`);
+      return { webConcurrency: 1, webConcurrencyNote: null };
+    }
+    if (value > 1 && !databaseUrl) {
+      problems.push(
+        `WEB_CONCURRENCY=${value} needs DATABASE_URL: the embedded database in DATA_DIR can be opened by one process only. Set WEB_CONCURRENCY=1 (or leave it unset), or use PostgreSQL and Redis.`,
+      );
+    } else if (value > 1 && !redisUrl) {
+      problems.push(
+        `WEB_CONCURRENCY=${value} needs REDIS_URL: several processes share Socket.IO rooms, viewer counts, rate limits and session revocation through Redis.`,
+      );
+    }
+    return { webConcurrency: value, webConcurrencyNote: null };
+  }
+  if (cores <= 1) return { webConcurrency: 1, webConcurrencyNote: null };
+  if (!databaseUrl) return { webConcurrency: 1, webConcurrencyNote: null };
+  if (!redisUrl) return { webConcurrency: 1, webConcurrencyNote: `one process of ${cores} cores: several processes share real-time state through Redis, and REDIS_URL is not set` };
+  return { webConcurrency: Math.min(cores, MAX_PROCESSES), webConcurrencyNote: null };
+}
+
+/** Loads the config or exits listing every bad setting (for the command-line entry points). */
+export function configOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
 }
 
 /** A secret generated on first use and kept in the data folder, so a local restart keeps sessions valid. */

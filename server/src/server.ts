@@ -1,22 +1,20 @@
+import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type AppConfig } from './config.ts';
+import { configOrExit, type AppConfig } from './config.ts';
 import { prepareDatabase } from './lib/prepare-database.ts';
+import { isClusterWorker, runPrimary, runWorker } from './cluster.ts';
+import { answerHeapProbes } from './lib/heap-probe.ts';
 
-/** Loads the config or exits listing every bad setting. */
-export function configOrExit(): AppConfig {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
+export { configOrExit };
 
+/** One process, or with WEB_CONCURRENCY > 1 a primary and its workers (see cluster.ts). */
 export async function startServer(config: AppConfig = configOrExit()): Promise<void> {
+  if (config.webConcurrency > 1) {
+    if (cluster.isPrimary) return runPrimary(config);
+    if (isClusterWorker()) return runWorker(config);
+  }
+  // Loaded here so a cluster's primary, which serves nothing, never loads the app.
+  const { buildApp } = await import('./app.ts');
   const app = await buildApp(config);
   await prepareDatabase(app.database, app.log);
 
@@ -27,10 +25,15 @@ export async function startServer(config: AppConfig = configOrExit()): Promise<v
     await app.close();
   });
 
+  answerHeapProbes();
   await app.listen({ port: config.port, host: config.host });
+  if (config.webConcurrencyNote) app.log.info(config.webConcurrencyNote);
   app.log.info(`LuxeMotors is ready at ${config.appUrl} (${app.database.driver === 'pglite' ? 'embedded database in ' + config.dataDir : 'PostgreSQL'})`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// `node --import tsx server/src/server.ts` serves without the web app build step (tests and
+// benchmarks start it so). The name is checked too: the compiled entry points in server/dist
+// inline this module, and there `import.meta.url` is their own file's.
+if (import.meta.url.endsWith('/server.ts') && import.meta.url === `file://${process.argv[1]}`) {
   await startServer();
 }

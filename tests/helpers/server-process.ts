@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { freePort } from './app.ts';
 import { waitUntil } from './sockets.ts';
 
@@ -14,7 +15,14 @@ export interface ServerProcess {
  * Starts the server as production does, in a process of its own, and waits until it answers.
  * `env` adds to (and overrides) a quiet, client-less configuration on a free port.
  */
-export async function startServerProcess(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: {
+    port?: number;
+    /** Receives each line the server writes to standard output (its JSON log) instead of the terminal. */
+    onLogLine?: (line: string) => void;
+  } = {},
+): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
@@ -25,10 +33,14 @@ export async function startServerProcess(env: Record<string, string>, options: {
       APP_URL: url,
       SERVE_CLIENT: 'false',
       LOG_LEVEL: 'warn',
+      // One process unless a test asks for more: with DATABASE_URL and REDIS_URL the default
+      // would be one per core.
+      WEB_CONCURRENCY: '1',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', options.onLogLine ? 'pipe' : 'inherit', 'inherit'],
   });
+  if (options.onLogLine && child.stdout) createInterface({ input: child.stdout }).on('line', options.onLogLine);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let gone = false;
   void exited.then(() => (gone = true));

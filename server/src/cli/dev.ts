@@ -4,9 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT as root } from '../lib/project-root.ts';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const children: ChildProcess[] = [
   spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'watch', '--clear-screen=false', 'server/src/server.ts'], {
     cwd: root,

@@ -8,7 +8,8 @@
 import { createConnection } from 'node:net';
 import pino from 'pino';
 import { openDatabase } from '../../../db/client.ts';
-import { configOrExit } from '../server.ts';
+// From config.ts, not server.ts: the command then loads no web server, routes or sockets.
+import { configOrExit } from '../config.ts';
 import { EventBus } from '../lib/events.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { Mailer, createTransport } from '../plugins/mailer.ts';
@@ -63,7 +64,7 @@ async function directly(command: OperatorCommand): Promise<OperatorReply> {
     const orders = createOrdersService({
       db: database.db,
       jobs,
-      mailer: new Mailer(jobs, database.db, createTransport(config), config.mailFrom, log),
+      mailer: new Mailer(jobs, database.db, await createTransport(config), config.mailFrom, log),
       events: new EventBus(),
       log,
       escrowDaySeconds: config.escrow.daySeconds,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Database, Executor } from '../../../db/client.ts';
 import type { AppConfig } from '../config.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
@@ -80,8 +80,10 @@ export class Mailer {
 /** Mails sent at once by one process, each over a kept-open connection of the pool. */
 const MAIL_CONNECTIONS = 4;
 
-export function createTransport(config: AppConfig): Transporter | null {
+/** The SMTP pool, or null without SMTP_URL (mail is then logged, and nodemailer never loaded). */
+export async function createTransport(config: AppConfig): Promise<Transporter | null> {
   if (!config.smtpUrl) return null;
+  const { default: nodemailer } = await import('nodemailer');
   return nodemailer.createTransport(config.smtpUrl, {
     pool: true,
     maxConnections: MAIL_CONNECTIONS,
@@ -93,7 +95,7 @@ export function createTransport(config: AppConfig): Transporter | null {
 
 export default fp(
   async function mailer(app: FastifyInstance) {
-    const transport = createTransport(app.config);
+    const transport = await createTransport(app.config);
     const instance = new Mailer(app.jobs, app.db, transport, app.config.mailFrom, app.log.child({ module: 'mailer' }), app.config.mailRetrySeconds);
     app.decorate('mailer', instance);
     // The job runner stops in preClose, so no mail is being sent by now.
