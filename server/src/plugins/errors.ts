@@ -67,8 +67,6 @@ export default fp(
     app.decorate('appShell', appShell);
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
-      // Socket.IO answers these itself; without hijacking, the WebSocket plugin would end its upgrades.
-      if (path.startsWith('/socket.io/')) return reply.hijack();
       if (appShell.html && (request.method === 'GET' || request.method === 'HEAD') && isAppRoute(path)) {
         return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(appShell.html);
       }

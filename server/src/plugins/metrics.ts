@@ -4,6 +4,14 @@ import fp from 'fastify-plugin';
 import { sql } from 'drizzle-orm';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
+/** Live state the gauges read when collected. */
+export interface LiveFigures {
+  sockets(): number;
+  rooms(): number;
+  viewedCars(): number;
+  dbConnections(): Promise<{ state: string | null; n: number }[]>;
+}
+
 /**
  * Prometheus metrics at GET /metrics: request durations by route, sockets and rooms, events
  * pushed by type, bids accepted and rejected, database connections, and Node's own figures
@@ -44,24 +52,63 @@ export class AppMetrics {
     labelNames: ['transport'] as const,
     registers: [this.registry],
   });
-  readonly sockets = new Gauge({ name: 'socketio_connected_sockets', help: 'Socket.IO connections on this process', registers: [this.registry] });
-  readonly rooms = new Gauge({ name: 'socketio_rooms', help: 'Socket.IO rooms on this process', registers: [this.registry] });
-  readonly viewedCars = new Gauge({ name: 'presence_viewed_cars', help: 'Cars with at least one viewer (all processes)', registers: [this.registry] });
-  readonly dbConnections = new Gauge({
-    name: 'db_connections',
-    help: "This app's PostgreSQL connections by state (all processes), read at scrape time",
-    labelNames: ['state'] as const,
-    registers: [this.registry],
-  });
+  readonly sockets: Gauge;
+  readonly rooms: Gauge;
+  readonly viewedCars: Gauge;
+  readonly dbConnections: Gauge<'state'>;
+  /**
+   * The text served at /metrics. One process answers for itself; a cluster worker replaces this
+   * with the figures of every worker, gathered by the primary (see cluster.ts).
+   */
+  render: () => Promise<string> = () => this.registry.metrics();
 
-  constructor() {
+  /**
+   * Gauges of live state are read when collected, not when /metrics is requested, so each
+   * process reports its own figures whichever process the scrape reached.
+   */
+  constructor(live: LiveFigures) {
+    this.sockets = new Gauge({ name: 'socketio_connected_sockets', help: 'Socket.IO connections (summed over processes)', registers: [this.registry], collect() {
+      this.set(live.sockets());
+    } });
+    this.rooms = new Gauge({ name: 'socketio_rooms', help: 'Socket.IO rooms (summed over processes)', registers: [this.registry], collect() {
+      this.set(live.rooms());
+    } });
+    // Presence is shared: every process already knows the cluster-wide figure.
+    this.viewedCars = new Gauge({ name: 'presence_viewed_cars', help: 'Cars with at least one viewer (all processes)', registers: [this.registry], aggregator: 'max', collect() {
+      this.set(live.viewedCars());
+    } });
+    this.dbConnections = new Gauge({
+      name: 'db_connections',
+      help: "This app's PostgreSQL connections by state (all processes), read at scrape time",
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      // Read from pg_stat_activity, which every process sees whole.
+      aggregator: 'max',
+      async collect() {
+        const states = await live.dbConnections();
+        this.reset();
+        for (const row of states) this.set({ state: row.state ?? 'unknown' }, row.n);
+      },
+    });
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
   }
 }
 
 export default fp(
   async function metrics(app: FastifyInstance) {
-    const metrics = new AppMetrics();
+    const metrics = new AppMetrics({
+      // Read at scrape time, when the real-time layer (registered later) exists.
+      sockets: () => app.io.engine.clientsCount,
+      rooms: () => app.io.of('/').adapter.rooms.size,
+      viewedCars: () => app.presence.ranking().length,
+      dbConnections: async () => {
+        if (app.database.driver !== 'postgres') return [];
+        // postgres.js returns rows as an array. The migration lock holder names itself differently.
+        return (await app.database.db
+          .execute(sql`select state, count(*)::int as n from pg_stat_activity where application_name = 'luxemotors' group by state`)
+          .catch(() => [])) as unknown as { state: string | null; n: number }[];
+      },
+    });
     app.decorate('metrics', metrics);
     if (!app.config.metrics.enabled) return;
 
@@ -82,18 +129,7 @@ export default fp(
           return reply.status(401).send({ error: 'Metrics need a valid token', code: 'UNAUTHORIZED' });
         }
       }
-      metrics.sockets.set(app.io.engine.clientsCount);
-      metrics.rooms.set(app.io.of('/').adapter.rooms.size);
-      metrics.viewedCars.set(app.presence.ranking().length);
-      if (app.database.driver === 'postgres') {
-        // postgres.js returns rows as an array. The migration lock holder names itself differently.
-        const states = (await app.database.db
-          .execute(sql`select state, count(*)::int as n from pg_stat_activity where application_name = 'luxemotors' group by state`)
-          .catch(() => [])) as unknown as { state: string | null; n: number }[];
-        metrics.dbConnections.reset();
-        for (const row of states) metrics.dbConnections.set({ state: row.state ?? 'unknown' }, row.n);
-      }
-      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+      return reply.type(metrics.registry.contentType).send(await metrics.render());
     });
   },
   { name: 'metrics', dependencies: ['database'] },

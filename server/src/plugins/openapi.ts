@@ -1,8 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { AppConfig } from '../config.ts';
+
+/** The scheme the OpenAPI document names for access tokens. */
+const BEARER = 'bearerAuth';
 
 export default fp<{ config: AppConfig }>(
   async function openapi(app: FastifyInstance, { config }) {
@@ -15,10 +18,13 @@ export default fp<{ config: AppConfig }>(
           description:
             'REST API of the LuxeMotors marketplace. Success bodies are `{ data }`; failures are `{ error, code, details? }`. ' +
             'Money is whole US dollars as JSON integers; timestamps are ISO 8601 UTC strings. Real-time events are served by Socket.IO at `/socket.io`.',
+          license: { name: 'Proprietary', identifier: 'LicenseRef-LuxeMotors-Proprietary' },
         },
         servers: [{ url: config.appUrl }],
         components: {
-          securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+          securitySchemes: {
+            [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access token from `POST /api/auth/login` or `/api/auth/refresh-token`' },
+          },
         },
         tags: [
           { name: 'health', description: 'Service health' },
@@ -36,6 +42,42 @@ export default fp<{ config: AppConfig }>(
       },
     });
     await app.register(swaggerUi, { routePrefix: '/docs' });
+
+    // Every documented operation gets an operationId (client generators name their methods after
+    // it) and says which credentials it takes, derived from the route itself so that no route
+    // can be added without them. A route that states either keeps what it states.
+    app.addHook('onRoute', (route) => {
+      if (!route.schema || route.schema.hide) return;
+      const method = Array.isArray(route.method) ? null : route.method;
+      route.schema = {
+        ...route.schema,
+        ...(route.schema.operationId === undefined && method ? { operationId: operationIdFor(method, route.url) } : {}),
+        ...(route.schema.security === undefined ? { security: securityOf(app, route) } : {}),
+      };
+    });
   },
   { name: 'openapi' },
 );
+
+/**
+ * `GET /api/cars/:id/valuation` → `getCarsByIdValuation`: the method, then each path segment in
+ * camel case, parameters as `By<Name>`. Method and path identify a route, so these never clash.
+ */
+export function operationIdFor(method: string, url: string): string {
+  const words = (text: string) => text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((word) => word[0]!.toUpperCase() + word.slice(1));
+  const segments = url.split('/').filter((segment, index) => segment !== '' && !(index === 1 && segment === 'api'));
+  return method.toLowerCase() + segments.map((segment) => (segment.startsWith(':') ? `By${words(segment).join('')}` : words(segment).join(''))).join('');
+}
+
+/**
+ * What a route's own hooks demand: a bearer token (authenticate, requireVerifiedUser), a token
+ * if the caller has one (optionalAuthentication; `{}` is "no credentials" in OpenAPI), or
+ * nothing (`[]`: public).
+ */
+function securityOf(app: FastifyInstance, route: RouteOptions): Record<string, string[]>[] {
+  const hooks = [route.onRequest, route.preValidation, route.preHandler].flat(2).filter(Boolean);
+  if (app.hasDecorator('optionalAuthentication') && hooks.includes(app.optionalAuthentication)) return [{}, { [BEARER]: [] }];
+  const demanding = app.hasDecorator('authenticate') ? [app.authenticate, ...app.requireVerifiedUser] : [];
+  if (hooks.some((hook) => demanding.includes(hook as never))) return [{ [BEARER]: [] }];
+  return [];
+}

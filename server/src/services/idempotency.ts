@@ -55,8 +55,8 @@ export class IdempotencyKeys {
   /** Runs `write` once per key. `write` calls `key.take(tx)` first and `key.record(tx, data)` last. */
   async once<T>(claim: IdempotencyClaim | undefined, write: (key: KeyInTransaction) => Promise<T>): Promise<T> {
     if (!claim) return write(NO_KEY);
-    const earlier = await this.find(claim);
-    if (earlier !== undefined) return earlier as T;
+    // No lookup first: a key is new far more often than repeated, and a repeat is caught by
+    // `take` (the write's first statement), which rolls it back before anything else runs.
     try {
       return await write(this.inTransaction(claim));
     } catch (error) {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { commonErrors } from '../../../lib/schemas.ts';
 
 const HEALTH_TIMEOUT_MS = 2_000;
 
@@ -23,7 +24,8 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['health'],
         summary: 'Liveness: answers while the process runs, without touching the database (also the benchmark baseline)',
-        response: { 200: Type.Object({ data: Type.Object({ status: Type.String() }) }) },
+        // The API's error contract holds here as everywhere: a request the server cannot read is a 400.
+        response: { 200: Type.Object({ data: Type.Object({ status: Type.String() }) }), ...commonErrors },
       },
     },
     async () => ({ data: { status: 'ok' } }),
@@ -35,7 +37,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['health'],
         summary: 'Service health; 503 when the database does not answer, degraded (200) when only Redis is away',
-        response: { 200: HealthBody, 503: HealthBody },
+        response: { 200: HealthBody, 503: HealthBody, ...commonErrors },
       },
     },
     async (request, reply) => {

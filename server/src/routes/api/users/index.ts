@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { CAR_STATUSES } from '../../../../../common/api-types.ts';
+import { AUCTION_OUTCOMES } from '../../../../../common/auction-rules.ts';
 import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
 import { CarListItemSchema } from '../cars/schemas.ts';
 import { UsersService } from '../../../services/users.ts';
@@ -57,7 +58,8 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['selling'],
         summary: "The signed-in seller's listings, every status, newest first",
-        description: 'Each is a CarListItem with status, highestBid, openOrderId (the order holding the payment, else the newest unpaid one) and watchers (extension).',
+        description:
+          'Each is a CarListItem with status, highestBid, openOrderId (the order holding the payment, else the newest unpaid one), watchers, and for auctions auctionOutcome and acceptUntil (extension).',
         security,
         response: {
           200: Envelope(
@@ -70,6 +72,8 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
                     highestBid: Type.Union([Type.Integer(), Type.Null()]),
                     openOrderId: Type.Union([Type.Integer(), Type.Null()]),
                     watchers: Type.Integer({ description: 'People watching the car' }),
+                    auctionOutcome: Type.Union([StringEnum(AUCTION_OUTCOMES), Type.Null()], { description: 'How the auction closed; null while it runs and for fixed-price listings' }),
+                    acceptUntil: Type.Union([IsoDateTime, Type.Null()], { description: 'Reserve not met: until when you may accept the highest bid' }),
                   }),
                 ]),
               ),
