@@ -7,7 +7,8 @@ export default defineConfig({
   },
   test: {
     include: ['{common,server,db,client,tests}/**/*.test.{ts,tsx}'],
-    exclude: ['**/node_modules/**', 'client/dist/**'],
+    // The fault scripts take minutes and load the whole machine: `npm run faults` runs them.
+    exclude: ['**/node_modules/**', 'client/dist/**', 'tests/faults/**'],
     globalSetup: ['tests/helpers/global-setup.ts'],
     pool: 'forks',
     // Each integration file boots its own database; two at a time suits a 2-core machine.

@@ -1,6 +1,5 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -8,6 +7,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import * as schema from './schema/index.ts';
+import { fromProjectRoot } from '../server/src/lib/project-root.ts';
 
 export type Schema = typeof schema;
 /** One drizzle handle type for both drivers; code above this layer never knows which it has. */
@@ -15,7 +15,8 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type Executor = Database | Transaction;
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+/** Read at run time (not bundled): from the project root, so the compiled server finds it too. */
+export const MIGRATIONS_FOLDER = fromProjectRoot('db/migrations');
 
 /**
  * Runs SQL text a library brings with it (the job queue), with `$n` parameters, answering
@@ -70,6 +71,12 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     max: poolSize,
     // An unreachable database must fail a request quickly (a 503), never hold it.
     connect_timeout: 2,
+    // After a failed connection attempt postgres.js waits before the next, up to 20 s with its
+    // default backoff, and queries queued meanwhile wait with it: with PostgreSQL stopped, most
+    // requests hung for seconds instead of answering 503. A connection is only retried for a
+    // waiting query (never on its own), so retrying at once fails each request fast while the
+    // database is away and serves it as soon as the database is back.
+    backoff: () => 0,
     onnotice: () => {},
     connection: { application_name: 'luxemotors', ...SESSION_SETTINGS },
   });
