@@ -75,6 +75,17 @@ describe('connecting', () => {
     await connect({ origin: t.config.appUrl });
   });
 
+  it('lets in a page served from the host and port it connects to, though APP_URL names another', async () => {
+    // The site opened as http://localhost:<port> while APP_URL says 127.0.0.1.
+    const port = new URL(url).port;
+    const asLocalhost = { origin: `http://localhost:${port}`, host: `localhost:${port}` };
+    expect(t.config.appUrl).not.toContain('localhost');
+    expect(await connectionError(url, asLocalhost)).toBe('connected');
+    // Same name, another port (another site on that machine), or another name: still refused.
+    expect(await connectionError(url, { origin: `http://localhost:${Number(port) + 1}`, host: `localhost:${port}` })).not.toBe('connected');
+    expect(await connectionError(url, { origin: 'https://evil.example.com', host: `localhost:${port}` })).not.toBe('connected');
+  });
+
   it('drops a client that sends a payload over 16 KB', async () => {
     const socket = await connect();
     const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
@@ -190,7 +201,7 @@ describe('bids', () => {
     expect(first.statusCode).toBe(201);
     expect(first.json().data).toEqual({
       bid: { id: expect.any(Number), carId, userId: alice.id, userName: 'Alice', amount: opening, timestamp: expect.any(String) },
-      car: { id: carId, currentBids: 1, highestBid: opening, endsAt: null },
+      car: { id: carId, currentBids: 1, highestBid: opening, endsAt: null, reserveMet: null },
     });
     expect(await sellerNotified).toMatchObject({ type: 'bid', carId });
 
@@ -363,9 +374,12 @@ describe('presence', () => {
 describe('plain WebSocket feed', () => {
   const wsUrl = () => `${url.replace('http', 'ws')}/api/stream`;
 
-  function open(options: { origin?: string; token?: string } = {}): Promise<{ ws: WebSocket; frames: { event: string; data: Record<string, unknown> }[] }> {
+  function open(options: { origin?: string; host?: string; token?: string } = {}): Promise<{ ws: WebSocket; frames: { event: string; data: Record<string, unknown> }[] }> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(options.token ? `${wsUrl()}?token=${options.token}` : wsUrl(), options.origin ? { origin: options.origin } : {});
+      const ws = new WebSocket(options.token ? `${wsUrl()}?token=${options.token}` : wsUrl(), {
+        ...(options.origin ? { origin: options.origin } : {}),
+        ...(options.host ? { headers: { host: options.host } } : {}),
+      });
       const frames: { event: string; data: Record<string, unknown> }[] = [];
       ws.on('message', (raw) => frames.push(JSON.parse(raw.toString())));
       ws.once('open', () => resolve({ ws, frames }));
@@ -392,6 +406,11 @@ describe('plain WebSocket feed', () => {
 
   it('applies the origin and token rules before upgrading', async () => {
     await expect(open({ origin: 'https://evil.example.com' })).rejects.toThrow('HTTP 403');
+    const port = new URL(url).port;
+    await expect(open({ origin: 'https://evil.example.com', host: `localhost:${port}` })).rejects.toThrow('HTTP 403');
+    await expect(open({ origin: `http://localhost:${Number(port) + 1}`, host: `localhost:${port}` })).rejects.toThrow('HTTP 403');
+    // A page served from the host and port it connects to, whatever APP_URL says.
+    (await open({ origin: `http://localhost:${port}`, host: `localhost:${port}` })).ws.close();
     await expect(open({ token: 'bad' })).rejects.toThrow('HTTP 401');
     const user = await createUser(t);
     const { ws } = await open({ token: user.accessToken });

@@ -4,13 +4,23 @@ import { io, type Socket } from 'socket.io-client';
 export type ClientSocket = Socket;
 
 /** Connects a Socket.IO client (anonymous without a token) and waits until it is connected. */
-export async function connectSocket(url: string, options: { token?: string; origin?: string; transports?: string[] } = {}): Promise<ClientSocket> {
+export interface SocketOptions {
+  token?: string;
+  /** The page's origin, as a browser would send it. */
+  origin?: string;
+  /** The Host header, as when the server is reached under another name (default: from `url`). */
+  host?: string;
+  transports?: string[];
+}
+
+export async function connectSocket(url: string, options: SocketOptions = {}): Promise<ClientSocket> {
+  const headers = { ...(options.origin ? { origin: options.origin } : {}), ...(options.host ? { host: options.host } : {}) };
   const socket = io(url, {
     auth: options.token ? { token: options.token } : {},
     transports: options.transports ?? ['websocket'],
     reconnection: false,
     forceNew: true,
-    ...(options.origin ? { extraHeaders: { origin: options.origin } } : {}),
+    ...(Object.keys(headers).length > 0 ? { extraHeaders: headers } : {}),
   });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
@@ -23,7 +33,7 @@ export async function connectSocket(url: string, options: { token?: string; orig
 }
 
 /** The connect_error message a connection attempt fails with. */
-export async function connectionError(url: string, options: { token?: string; origin?: string; transports?: string[] } = {}): Promise<string> {
+export async function connectionError(url: string, options: SocketOptions = {}): Promise<string> {
   try {
     const socket = await connectSocket(url, options);
     socket.close();
@@ -87,6 +97,8 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export interface StalledClient {
   /** Resolves when the server has ended the connection (for a WebSocket, seen once reading resumes). */
   closed: Promise<void>;
+  /** Stops reading (at once, unless opened with `stalled: false`). */
+  stall(): void;
   /** Starts reading again: what was buffered is read, then the close if there was one. */
   resume(): void;
   terminate(): void;
@@ -94,7 +106,11 @@ export interface StalledClient {
 
 export type StalledKind = 'websocket' | 'polling' | 'feed';
 
-export async function openStalledClient(url: string, carId: number, kind: StalledKind = 'websocket', timeoutMs = 10_000): Promise<StalledClient> {
+/**
+ * `stalled: false` keeps the client reading (and answering pings) until `stall()`, so many
+ * clients can be opened first and all stop together.
+ */
+export async function openStalledClient(url: string, carId: number, kind: StalledKind = 'websocket', timeoutMs = 10_000, options: { stalled?: boolean } = {}): Promise<StalledClient> {
   if (kind === 'polling') return openStalledPollingClient(url, carId);
   const { default: WebSocket } = await import('ws');
   const wsUrl = url.replace(/^http/, 'ws') + (kind === 'feed' ? '/api/stream' : '/socket.io/?EIO=4&transport=websocket');
@@ -125,8 +141,8 @@ export async function openStalledClient(url: string, carId: number, kind: Stalle
   });
   // ws reads through its net.Socket; pausing it stops reading at the TCP level.
   const tcp = (ws as unknown as { _socket: TcpSocket })._socket;
-  tcp.pause();
-  return { closed, resume: () => tcp.resume(), terminate: () => ws.terminate() };
+  if (options.stalled !== false) tcp.pause();
+  return { closed, stall: () => tcp.pause(), resume: () => tcp.resume(), terminate: () => ws.terminate() };
 }
 
 /** Long-polling: after joining, no request asks for what the server queues for it. */
@@ -145,6 +161,8 @@ async function openStalledPollingClient(url: string, carId: number): Promise<Sta
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   return {
     closed,
+    // It already asks for nothing.
+    stall: () => {},
     resume: () => {
       // The server answers an ended session's poll with 400 (unknown session) or a close packet ("1").
       void fetch(session, { headers }).then(async (res) => {

@@ -33,6 +33,8 @@ export interface LoadTestOptions {
   reconnect: boolean;
   /** Seconds to wait after the last bid for late deliveries. */
   graceSeconds: number;
+  /** The server's METRICS_TOKEN, when its /metrics needs one. */
+  metricsToken?: string;
   onProgress?: (line: string) => void;
 }
 
@@ -59,7 +61,7 @@ export interface LatencySummary {
 }
 
 export interface LoadTestReport {
-  options: Omit<LoadTestOptions, 'accounts' | 'onProgress'> & { accounts: number };
+  options: Omit<LoadTestOptions, 'accounts' | 'onProgress' | 'metricsToken'> & { accounts: number };
   connections: { attempted: number; succeeded: number; failed: number; unexpectedDisconnects: number; reconnects: number; rejoinP95Ms: number | null };
   joins: { succeeded: number; failed: number; perSecond: number };
   fanOut: Record<string, LatencySummary>;
@@ -107,10 +109,12 @@ function percentile(samples: number[], q: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
+const metricsHeaders = (token: string | undefined): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+
 /** Reads a few of the server's own figures from its Prometheus endpoint. */
-async function readServerMetrics(url: string): Promise<{ rss: number; heap: number; lagP99: number; sockets: number } | null> {
+async function readServerMetrics(url: string, token?: string): Promise<{ rss: number; heap: number; lagP99: number; sockets: number } | null> {
   try {
-    const res = await fetch(`${url}/metrics`);
+    const res = await fetch(`${url}/metrics`, { headers: metricsHeaders(token) });
     if (!res.ok) return null;
     const text = await res.text();
     const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)`, 'm').exec(text)?.[1] ?? NaN);
@@ -126,8 +130,8 @@ async function readServerMetrics(url: string): Promise<{ rss: number; heap: numb
 }
 
 /** p99 of the server's own broadcast time per event, from its histogram buckets. */
-async function readBroadcastP99(url: string): Promise<Record<string, number | null>> {
-  const text = await fetch(`${url}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+async function readBroadcastP99(url: string, token?: string): Promise<Record<string, number | null>> {
+  const text = await fetch(`${url}/metrics`, { headers: metricsHeaders(token) }).then((r) => (r.ok ? r.text() : ''), () => '');
   const result: Record<string, number | null> = {};
   for (const event of ['bid:placed', 'chat:message']) {
     const buckets = [...text.matchAll(new RegExp(`^realtime_broadcast_duration_seconds_bucket\\{le="([^"]+)",event="${event}"\\} (\\d+)`, 'gm'))].map((m) => ({ le: m[1] === '+Inf' ? Infinity : Number(m[1]), n: Number(m[2]) }));
@@ -175,7 +179,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
   }
   if ((options.bidRate > 0 || options.bidConcurrency > 0 || options.chatRate > 0) && tokens.length === 0) throw new Error('bidding or chatting needs at least one account');
 
-  const before = await readServerMetrics(base);
+  const before = await readServerMetrics(base, options.metricsToken);
   const generatorLoop = monitorEventLoopDelay({ resolution: 5 });
   generatorLoop.enable();
   const serverSamples: NonNullable<Awaited<ReturnType<typeof readServerMetrics>>>[] = [];
@@ -262,7 +266,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
 
   // Progress and server figures while running.
   const progress = setInterval(async () => {
-    const sample = await readServerMetrics(base);
+    const sample = await readServerMetrics(base, options.metricsToken);
     if (sample) serverSamples.push(sample);
     const bids = summarize(latency['bid:placed']!.slice(-5_000));
     log(
@@ -402,8 +406,8 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
     beforeBytes === undefined || peakBytes === 0 || viewers.length === 0 ? null : Math.round(((peakBytes - beforeBytes) / viewers.length / 1024) * 10) / 10;
 
   generatorLoop.disable();
-  const broadcastP99Ms = await readBroadcastP99(base);
-  const { accounts, onProgress: _onProgress, ...rest } = options;
+  const broadcastP99Ms = await readBroadcastP99(base, options.metricsToken);
+  const { accounts, onProgress: _onProgress, metricsToken: _metricsToken, ...rest } = options;
   return {
     options: { ...rest, url: base, accounts: accounts.length },
     connections: {

@@ -26,6 +26,7 @@ const HELP = `Usage: npm run loadtest -- [options]
   --no-reconnect       viewers do not reconnect after a disconnect
   --sockets-per-address N   sockets per 127.0.0.x source address (default ${DEFAULT_OPTIONS.socketsPerAddress}; the
                        ephemeral port range holds about 28,000 per address)
+  --metrics-token T    the server's METRICS_TOKEN, to read its figures from /metrics (default METRICS_TOKEN)
   --json FILE          also write the report as JSON to FILE ('-' for standard output)
 
 Verified accounts: the generator needs signed-in, verified users to bid and chat. It creates
@@ -49,6 +50,7 @@ const { values } = parseArgs({
     'no-snapshot': { type: 'boolean', default: false },
     'no-reconnect': { type: 'boolean', default: false },
     'sockets-per-address': { type: 'string' },
+    'metrics-token': { type: 'string' },
     json: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -113,6 +115,7 @@ const report = await runLoadTest({
   reconnect: !values['no-reconnect'],
   socketsPerAddress: number(values['sockets-per-address'], DEFAULT_OPTIONS.socketsPerAddress, 100, 28_000, 'sockets-per-address'),
   graceSeconds: DEFAULT_OPTIONS.graceSeconds,
+  ...((values['metrics-token'] ?? process.env.METRICS_TOKEN) ? { metricsToken: values['metrics-token'] ?? process.env.METRICS_TOKEN } : {}),
   onProgress: (line) => console.log(line),
 });
 

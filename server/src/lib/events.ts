@@ -14,7 +14,7 @@ export interface DomainEvents {
   'session.revoked': { sessionId: string; userId: number; reason: string };
   'chat.posted': { message: ChatMessage };
   /** `endsAt`: the auction's end after this bid (null for a fixed-price listing). */
-  'bid.placed': { carId: number; bid: Bid; currentBids: number; highestBid: number; endsAt: string | null };
+  'bid.placed': { carId: number; bid: Bid; currentBids: number; highestBid: number; endsAt: string | null; reserveMet: boolean | null };
   'notification.created': { userId: number; notification: Notification; unreadCount: number };
   'notifications.read': { userId: number; unreadCount: number };
   /** An order changed (status, shipment, payout): both parties' screens follow it. */

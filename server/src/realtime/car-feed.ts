@@ -1,3 +1,6 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';
@@ -10,6 +13,8 @@ import { EventThrottle } from './throttle.ts';
 import { slowConsumerGuard, type SlowConsumerGuard } from './slow-consumers.ts';
 
 const MAX_SUBSCRIPTIONS = 20;
+/** Socket.IO's path (its default), whose upgrades Socket.IO handles itself. */
+const SOCKET_IO_PATH = '/socket.io/';
 
 interface Subscriber {
   id: string;
@@ -87,7 +92,14 @@ export default fp(
     const feed = new CarFeed(slowConsumerGuard(app));
     app.decorate('carFeed', feed);
     const isAllowedOrigin = originPolicy(app.config);
-    await app.register(websocket, { options: { maxPayload: MAX_SOCKET_PAYLOAD_BYTES } });
+    // Only the feed's upgrades go through Fastify. Left to see every upgrade, the WebSocket
+    // plugin would also route each Socket.IO connection through Fastify's hooks and keep a
+    // response object with its request attached to the socket for the connection's life.
+    const feedUpgrades = new EventEmitter();
+    app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!request.url?.startsWith(SOCKET_IO_PATH)) feedUpgrades.emit('upgrade', request, socket, head);
+    });
+    await app.register(websocket, { options: { maxPayload: MAX_SOCKET_PAYLOAD_BYTES, server: feedUpgrades as unknown as Server } });
 
     app.register(async (scope) => {
       scope.get(
@@ -97,7 +109,7 @@ export default fp(
           schema: { hide: true },
           // Refused before the upgrade completes: wrong origin, bad token.
           preValidation: async (request, reply) => {
-            if (!isAllowedOrigin(request.headers.origin)) {
+            if (!isAllowedOrigin(request.headers.origin, request.headers.host)) {
               return reply.status(403).send({ error: 'Origin not allowed', code: 'FORBIDDEN_ORIGIN' });
             }
             const token = (request.query as { token?: string }).token;

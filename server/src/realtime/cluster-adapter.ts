@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { createAdapter } from '@socket.io/redis-streams-adapter';
+import type { createAdapter } from '@socket.io/redis-streams-adapter';
 
 /** How long a Redis write may hold a broadcast before this process delivers it to its own sockets anyway. */
 const REDIS_WRITE_PATIENCE_MS = 500;
@@ -26,7 +26,9 @@ interface RedisBackedAdapter {
  * processes miss them until Redis is back, and reconnecting clients start a fresh session.
  * Revocations missed meanwhile are caught by the periodic session recheck (event bridge).
  */
-export function resilientStreamsAdapter(client: Redis, options: Parameters<typeof createAdapter>[1]): AdapterFactory {
+export async function resilientStreamsAdapter(client: Redis, options: Parameters<typeof createAdapter>[1]): Promise<AdapterFactory> {
+  // Loaded only with REDIS_URL, like the Redis client.
+  const { createAdapter } = await import('@socket.io/redis-streams-adapter');
   const create = createAdapter(client, options);
   const whileConnected = <T>(write: () => Promise<T>): Promise<T> => {
     if (client.status !== 'ready') return Promise.reject(new Error('Redis is not connected'));

@@ -43,7 +43,7 @@ export default fp(
         timer();
         io.to(carSummaryRoom(event.carId)).emit(
           'car:summary',
-          stamped('car:summary', { carId: event.carId, currentBids: event.currentBids, highestBid: event.highestBid, endsAt: event.endsAt }),
+          stamped('car:summary', { carId: event.carId, currentBids: event.currentBids, highestBid: event.highestBid, endsAt: event.endsAt, reserveMet: event.reserveMet }),
         );
         toCarFeed(event.carId, 'bid:placed', payload);
       }),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import type { Bid } from '../services/bids.ts';
 import type { ChatMessage } from '../services/chat.ts';
@@ -15,7 +15,7 @@ import { carIdOfRoom, carRoom, carSummaryRoom, sessionRoom, userRoom } from './r
 import { EventThrottle } from './throttle.ts';
 import { parseCarPayload, parseWatchPayload } from './validation.ts';
 import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
-import { slowConsumerGuard, type EngineConnection } from './slow-consumers.ts';
+import { SWEEP_INTERVAL_MS, slowConsumerGuard, type EngineConnection } from './slow-consumers.ts';
 import type { CarStatus, OrderWithEvents } from '../../../common/api-types.ts';
 import type { AuctionResult } from '../services/auctions.ts';
 
@@ -27,9 +27,9 @@ type Stamped<T> = T & { emittedAt: number };
 
 export interface ServerToClientEvents {
   'chat:message': (message: Stamped<ChatMessage>) => void;
-  'bid:placed': (event: Stamped<{ carId: number; bid: Bid; currentBids: number; highestBid: number; endsAt: string | null }>) => void;
+  'bid:placed': (event: Stamped<{ carId: number; bid: Bid; currentBids: number; highestBid: number; endsAt: string | null; reserveMet: boolean | null }>) => void;
   'car:viewers': (event: Stamped<{ carId: number; count: number }>) => void;
-  'car:summary': (event: Stamped<{ carId: number; currentBids?: number; highestBid?: number | null; endsAt?: string | null; viewers?: number }>) => void;
+  'car:summary': (event: Stamped<{ carId: number; currentBids?: number; highestBid?: number | null; endsAt?: string | null; reserveMet?: boolean | null; viewers?: number }>) => void;
   'notification:new': (notification: Stamped<Notification>) => void;
   'notification:unread': (event: Stamped<{ unreadCount: number }>) => void;
   'session:revoked': (event: Record<string, never>) => void;
@@ -78,6 +78,7 @@ export default fp(
     let adapterClient: Redis | null = null;
     if (config.redisUrl) {
       // The streams adapter blocks on XREAD, so it gets a connection of its own.
+      const { Redis } = await import('ioredis');
       adapterClient = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName: 'luxemotors-socketio' });
       const adapterOutage = new OutageLog(app.log, 'Socket.IO fan-out between processes (Redis)');
       adapterClient.on('error', (err) => adapterOutage.failed(err));
@@ -89,13 +90,16 @@ export default fp(
       maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
       pingInterval: 20_000,
       pingTimeout: 20_000,
-      allowRequest: (req, callback) => callback(null, isAllowedOrigin(req.headers.origin)),
+      allowRequest: (req, callback) => callback(null, isAllowedOrigin(req.headers.origin, req.headers.host)),
       connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
-      ...(adapterClient ? { adapter: resilientStreamsAdapter(adapterClient, { streamName: `${config.redisPrefix}:socket.io` }) } : {}),
+      ...(adapterClient ? { adapter: await resilientStreamsAdapter(adapterClient, { streamName: `${config.redisPrefix}:socket.io` }) } : {}),
     });
     app.decorate('io', io);
     const guard = slowConsumerGuard(app);
-    io.engine.on('connection', (connection: EngineConnection) => guard.watch(connection));
+    // Engine.IO documents `clients` (open connections by id); its typings mark it protected.
+    const engineClients = (io.engine as unknown as { clients: Record<string, EngineConnection> }).clients;
+    const sweep = setInterval(() => guard.sweep(Object.values(engineClients)), SWEEP_INTERVAL_MS);
+    sweep.unref();
 
     const carExists = existenceCache(async (carId) => (await findCarOwner(app.db, carId)) !== null);
 
@@ -204,6 +208,7 @@ export default fp(
     presence.start();
 
     app.addHook('preClose', async () => {
+      clearInterval(sweep);
       await presence.stop();
       // Closing here, before Fastify waits for connections, keeps open sockets from holding shutdown.
       await io.close();

@@ -1,5 +1,5 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { databaseNow, type Database } from '../../../db/client.ts';
+import { desc, eq, sql } from 'drizzle-orm';
+import { rowsOf, type Database, type Executor } from '../../../db/client.ts';
 import { bids, cars, chatMessages, sellers, users } from '../../../db/schema/index.ts';
 import { minimumBid } from '../../../common/bid-rules.ts';
 import { AUCTION_BID_LIMIT, endAfterBid } from '../../../common/auction-rules.ts';
@@ -49,29 +49,37 @@ export class BidsService {
    */
   async place(bidder: { userId: number; name: string }, input: { carId: number; amount: number }, claim?: IdempotencyClaim): Promise<PlacedBid> {
     return this.idempotency.once(claim, async (key) => {
+      // Viewers wait for this transaction before they see the bid, so it is kept to four round
+      // trips between BEGIN and COMMIT: statements that do not depend on each other are sent
+      // together (postgres.js pipelines them on the transaction's connection).
       const outcome = await this.db.transaction(async (tx) => {
-        await key.take(tx);
-        const [car] = await tx
-          .select({
-            id: cars.id,
-            make: cars.make,
-            model: cars.model,
-            year: cars.year,
-            price: cars.price,
-            status: cars.status,
-            highestBid: cars.highestBid,
-            currentBids: cars.currentBids,
-            auctionEndsAt: cars.auctionEndsAt,
-            auctionClosedAt: cars.auctionClosedAt,
-            sellerUserId: sellers.userId,
-          })
-          .from(cars)
-          .innerJoin(sellers, eq(sellers.id, cars.sellerId))
-          .where(eq(cars.id, input.carId))
-          .for('update', { of: cars });
+        const [, [car]] = await Promise.all([
+          key.take(tx),
+          tx
+            .select({
+              id: cars.id,
+              make: cars.make,
+              model: cars.model,
+              year: cars.year,
+              price: cars.price,
+              status: cars.status,
+              highestBid: cars.highestBid,
+              currentBids: cars.currentBids,
+              auctionEndsAt: cars.auctionEndsAt,
+              auctionClosedAt: cars.auctionClosedAt,
+              auctionReservePrice: cars.auctionReservePrice,
+              sellerUserId: sellers.userId,
+            })
+            .from(cars)
+            .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+            .where(eq(cars.id, input.carId))
+            .for('update', { of: cars }),
+        ]);
         if (!car || car.status === 'draft') throw notFound('Car not found');
-        // Read after the lock is held: the moment this bid is decided.
-        const decidedAt = await databaseNow(tx);
+        // Read after the lock is held, in a statement of its own (a new snapshot, which sees
+        // the bid of any transaction this one waited for): the moment this bid is decided, who
+        // leads until now, and the id the new bid will take.
+        const { decidedAt, previousLeaderId, bidId } = await afterLock(tx, car.id, car.highestBid);
         if (car.auctionEndsAt && (car.auctionClosedAt || car.status !== 'active' || car.auctionEndsAt.getTime() <= decidedAt.getTime())) {
           throw conflict('AUCTION_ENDED', 'This auction has ended', { endsAt: car.auctionEndsAt.toISOString(), decidedAt: decidedAt.toISOString() });
         }
@@ -85,51 +93,44 @@ export class BidsService {
           throw conflict('BID_TOO_LOW', `Your bid must be at least ${usd(minimumAmount)}`, { minimumAmount, highestBid: car.highestBid });
         }
 
-        const [previousLeader] =
-          car.highestBid === null
-            ? []
-            : await tx.select({ userId: bids.userId }).from(bids).where(and(eq(bids.carId, car.id), eq(bids.amount, car.highestBid)));
-        const [inserted] = await tx.insert(bids).values({ carId: car.id, userId: bidder.userId, amount: input.amount, createdAt: decidedAt }).returning();
         const endsAt = car.auctionEndsAt ? endAfterBid(car.auctionEndsAt, decidedAt, this.options.auctionExtensionSeconds) : null;
         const extended = endsAt !== null && endsAt.getTime() !== car.auctionEndsAt!.getTime();
-        const [updated] = await tx
-          .update(cars)
-          .set({
-            currentBids: sql`${cars.currentBids} + 1`,
-            highestBid: input.amount,
-            updatedAt: decidedAt,
-            ...(extended ? { auctionEndsAt: endsAt, auctionExtensions: sql`${cars.auctionExtensions} + 1` } : {}),
-          })
-          .where(eq(cars.id, car.id))
-          .returning({ currentBids: cars.currentBids, highestBid: cars.highestBid });
-        const [announcement] = await tx
-          .insert(chatMessages)
-          .values({
-            carId: car.id,
-            userId: bidder.userId,
-            userName: bidder.name,
-            message: `Placed a bid of ${usd(input.amount)}`,
-            type: 'bid',
-            bidId: inserted!.id,
-            createdAt: decidedAt,
-          })
-          .returning();
         const title = carTitle(car);
-        const notified = await this.notifications.create(tx, [
-          ...(car.sellerUserId !== null
-            ? [{ userId: car.sellerUserId, type: 'bid' as const, title: 'New bid on your car', message: `${bidder.name} bid ${usd(input.amount)} on your ${title}.`, carId: car.id }]
-            : []),
-          ...(previousLeader && previousLeader.userId !== bidder.userId
-            ? [{ userId: previousLeader.userId, type: 'bid' as const, title: "You've been outbid", message: `Someone bid ${usd(input.amount)} on the ${title}. Place a higher bid to lead again.`, carId: car.id }]
-            : []),
+        const bid: Bid = { id: bidId, carId: car.id, userId: bidder.userId, userName: bidder.name, amount: input.amount, timestamp: decidedAt.toISOString() };
+        const reserveMet = car.auctionEndsAt === null ? null : car.auctionReservePrice === null || input.amount >= car.auctionReservePrice;
+        // The car's row is locked, so its counters after this bid are known here.
+        const placed: PlacedBid = { bid, car: { id: car.id, currentBids: car.currentBids + 1, highestBid: input.amount, endsAt: endsAt?.toISOString() ?? null, reserveMet } };
+        // The writes, sent together in this order (the announcement refers to the bid).
+        const [, , [announcement], notified] = await Promise.all([
+          tx.insert(bids).overridingSystemValue().values({ id: bidId, carId: car.id, userId: bidder.userId, amount: input.amount, createdAt: decidedAt }),
+          tx
+            .update(cars)
+            .set({
+              currentBids: sql`${cars.currentBids} + 1`,
+              highestBid: input.amount,
+              updatedAt: decidedAt,
+              ...(extended ? { auctionEndsAt: endsAt, auctionExtensions: sql`${cars.auctionExtensions} + 1` } : {}),
+            })
+            .where(eq(cars.id, car.id)),
+          tx
+            .insert(chatMessages)
+            .values({ carId: car.id, userId: bidder.userId, userName: bidder.name, message: `Placed a bid of ${usd(input.amount)}`, type: 'bid', bidId, createdAt: decidedAt })
+            .returning(),
+          this.notifications.create(tx, [
+            ...(car.sellerUserId !== null
+              ? [{ userId: car.sellerUserId, type: 'bid' as const, title: 'New bid on your car', message: `${bidder.name} bid ${usd(input.amount)} on your ${title}.`, carId: car.id }]
+              : []),
+            ...(previousLeaderId !== null && previousLeaderId !== bidder.userId
+              ? [{ userId: previousLeaderId, type: 'bid' as const, title: "You've been outbid", message: `Someone bid ${usd(input.amount)} on the ${title}. Place a higher bid to lead again.`, carId: car.id }]
+              : []),
+          ]),
+          key.record(tx, placed),
         ]);
-        const bid: Bid = { id: inserted!.id, carId: car.id, userId: bidder.userId, userName: bidder.name, amount: inserted!.amount, timestamp: inserted!.createdAt.toISOString() };
-        const placed: PlacedBid = { bid, car: { id: car.id, currentBids: updated!.currentBids, highestBid: updated!.highestBid!, endsAt: endsAt?.toISOString() ?? null } };
-        await key.record(tx, placed);
         return { placed, chat: toChatMessage(announcement!, car.sellerUserId), notified };
       });
       const { placed, chat, notified } = outcome;
-      this.events.publish('bid.placed', { carId: placed.bid.carId, bid: placed.bid, currentBids: placed.car.currentBids, highestBid: placed.car.highestBid, endsAt: placed.car.endsAt });
+      const { currentBids, highestBid, endsAt, reserveMet } = placed.car;
+      this.events.publish('bid.placed', { carId: placed.bid.carId, bid: placed.bid, currentBids, highestBid, endsAt, reserveMet });
       this.events.publish('chat.posted', { message: chat satisfies ChatMessage });
       await this.notifications.announce(notified);
       return placed;
@@ -177,6 +178,19 @@ export class BidsService {
       status: r.car.highestBid === r.bid.amount ? 'leading' : 'outbid',
     }));
   }
+}
+
+/**
+ * One statement after the car's lock: the database's clock, the user whose bid is the highest
+ * so far (outbid by this one), and an id for the new bid, so the writes that follow need nothing
+ * from each other and go out together.
+ */
+async function afterLock(tx: Executor, carId: number, highestBid: number | null): Promise<{ decidedAt: Date; previousLeaderId: number | null; bidId: number }> {
+  const leader = highestBid === null ? sql`null::int` : sql`(select ${bids.userId} from ${bids} where ${bids.carId} = ${carId} and ${bids.amount} = ${highestBid} limit 1)`;
+  const [row] = rowsOf(
+    await tx.execute(sql`select clock_timestamp() as decided_at, ${leader} as leader_id, nextval(pg_get_serial_sequence('bids', 'id'))::int as bid_id`),
+  );
+  return { decidedAt: new Date(row!.decided_at as string | Date), previousLeaderId: row!.leader_id === null ? null : Number(row!.leader_id), bidId: Number(row!.bid_id) };
 }
 
 function toBid(row: typeof bids.$inferSelect, userName: string): Bid {
