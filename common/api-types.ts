@@ -22,6 +22,8 @@ export interface CarListItem {
   seller_verified: boolean;
   mileage: number;
   current_bids: number;
+  /** Extension: the highest bid so far, null before the first. */
+  highest_bid: number | null;
   /** Live number of viewers in the car's room. */
   viewing_count: number;
   /** Null for a fixed-price listing. */
@@ -139,10 +141,13 @@ export interface Bid {
   timestamp: string;
 }
 
-/** `POST /api/bids` success. `endsAt` (extension): the auction's end after this bid, null when not an auction. */
+/**
+ * `POST /api/bids` success. Extensions: `endsAt`, the auction's end after this bid, and
+ * `reserveMet`, whether the highest bid now meets the reserve; both null when not an auction.
+ */
 export interface PlacedBid {
   bid: Bid;
-  car: { id: number; currentBids: number; highestBid: number; endsAt: string | null };
+  car: { id: number; currentBids: number; highestBid: number; endsAt: string | null; reserveMet: boolean | null };
 }
 
 /** One movement of an order's money out of escrow (payout to the seller, or refund to the buyer). */

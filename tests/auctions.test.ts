@@ -165,9 +165,11 @@ describe('closing', () => {
     const seller = await createUser(t, { name: 'Auction Seller' });
     const [first, winner] = [await createUser(t), await createUser(t, { name: 'Winning Bidder' })];
     const car = await auction(seller, { endsAt: inSeconds(4), reservePrice: 110_000 });
-    expect((await bid(first, car.id, 100_000)).statusCode).toBe(201);
+    const below = await bid(first, car.id, 100_000);
+    expect([below.statusCode, below.json().data.car.reserveMet]).toEqual([201, false]);
     expect((await detail(car.id)).auction?.reserveMet).toBe(false);
     const winning = (await bid(winner, car.id, 112_000)).json().data;
+    expect(winning.car.reserveMet).toBe(true);
     expect((await detail(car.id)).auction?.reserveMet).toBe(true);
     const viewer = await watch(car.id);
     const winnerSocket = await connectSocket(t.url, { token: winner.accessToken });
@@ -207,6 +209,9 @@ describe('closing', () => {
     await waitUntil(async () => (await detail(car.id)).auction?.ended === true, 15_000, 'the auction to close');
     const closed = await detail(car.id, seller);
     expect(closed.auction).toMatchObject({ outcome: 'reserve_not_met', reserveMet: false, acceptUntil: expect.any(String) });
+    // My Listings says the same, so the seller can act from there.
+    const mine = (await call('GET', '/api/users/me/listings', seller)).json().data.listings.find((l: { id: number }) => l.id === car.id);
+    expect(mine).toMatchObject({ auctionOutcome: 'reserve_not_met', acceptUntil: closed.auction!.acceptUntil, highestBid: 150_000, highest_bid: 150_000 });
     expect(await t.database.db.select().from(orders).where(eq(orders.carId, car.id))).toEqual([]);
     const accepted = await call('POST', `/api/cars/${car.id}/accept-bid`, seller, { bidId: placed.id });
     expect(accepted.statusCode, accepted.body).toBe(201);

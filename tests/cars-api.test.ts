@@ -48,7 +48,7 @@ describe('GET /api/cars', () => {
     expect(cars.map((c) => c.price)).toEqual([...SAMPLE_CARS.map((c) => c.price)].sort((a, b) => a - b));
     const first = cars[0]!;
     expect(Object.keys(first).sort()).toEqual(
-      ['auction', 'condition', 'current_bids', 'id', 'location', 'make', 'market_value', 'mileage', 'model', 'price', 'primary_image', 'seller_name', 'seller_verified', 'viewing_count', 'year'].sort(),
+      ['auction', 'condition', 'current_bids', 'highest_bid', 'id', 'location', 'make', 'market_value', 'mileage', 'model', 'price', 'primary_image', 'seller_name', 'seller_verified', 'viewing_count', 'year'].sort(),
     );
     const sample = SAMPLE_CARS.find((c) => c.make === first.make && c.model === first.model)!;
     const seller = SAMPLE_SELLERS.find((s) => s.key === sample.sellerKey)!;

@@ -5,6 +5,7 @@ import { normalizeSearchText } from '../../../db/search-text.ts';
 import { notFound } from '../lib/errors.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import type { AuctionDetail, AuctionSummary, CarDetail, CarListItem, CarStatus, Pagination } from '../../../common/api-types.ts';
+import type { AuctionOutcome } from '../../../common/auction-rules.ts';
 
 export type { CarDetail, CarListItem, Pagination, Review } from '../../../common/api-types.ts';
 
@@ -175,7 +176,16 @@ interface ListingRow extends AuctionColumns {
 }
 
 /** `GET /api/users/me/listings`: a seller's listing as they manage it. */
-export type OwnListing = CarListItem & { status: CarStatus; highestBid: number | null; openOrderId: number | null; watchers: number };
+export type OwnListing = CarListItem & {
+  status: CarStatus;
+  highestBid: number | null;
+  openOrderId: number | null;
+  watchers: number;
+  /** How the auction closed; null while it runs and for fixed-price listings. */
+  auctionOutcome: AuctionOutcome | null;
+  /** Reserve not met: until when the seller may accept the highest bid. */
+  acceptUntil: string | null;
+};
 
 export interface CarsServiceOptions {
   /** Length of an escrow day: a reserve-not-met auction may be sold for one. */
@@ -303,7 +313,18 @@ export class CarsService {
       .innerJoin(sellers, eq(sellers.id, cars.sellerId))
       .where(eq(sellers.userId, userId))
       .orderBy(desc(cars.createdAt), desc(cars.id));
-    return rows.map((row) => ({ ...this.toListItem(row), status: row.status, highestBid: row.highestBid, openOrderId: row.openOrderId, watchers: row.watchers }));
+    return rows.map((row) => {
+      const auction = auctionDetail(row, { isSeller: true, escrowDaySeconds: this.escrowDaySeconds });
+      return {
+        ...this.toListItem(row),
+        status: row.status,
+        highestBid: row.highestBid,
+        openOrderId: row.openOrderId,
+        watchers: row.watchers,
+        auctionOutcome: auction?.outcome ?? null,
+        acceptUntil: auction?.acceptUntil ?? null,
+      };
+    });
   }
 
   /** The given cars in the listing shape, in the order given; unknown ids are skipped. */
@@ -333,6 +354,7 @@ export class CarsService {
       seller_verified: row.sellerVerified,
       mileage: row.mileage,
       current_bids: row.currentBids,
+      highest_bid: row.highestBid,
       viewing_count: this.viewers.countFor(row.id),
       auction: auctionSummary(row),
     };

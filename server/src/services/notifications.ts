@@ -58,13 +58,11 @@ export class NotificationsService {
 
   /** Pushes committed notifications to their owners, with each owner's fresh unread count. */
   async announce(rows: NotificationRow[]): Promise<void> {
-    for (const row of rows) {
-      this.events.publish('notification.created', {
-        userId: row.userId,
-        notification: toNotification(row),
-        unreadCount: await this.unreadCount(row.userId),
-      });
-    }
+    // The counts are read together (one round trip on a pipelining driver), then published in order.
+    const counts = await Promise.all(rows.map((row) => this.unreadCount(row.userId)));
+    rows.forEach((row, i) => {
+      this.events.publish('notification.created', { userId: row.userId, notification: toNotification(row), unreadCount: counts[i]! });
+    });
   }
 
   async list(userId: number): Promise<{ notifications: Notification[]; unreadCount: number }> {

@@ -305,6 +305,10 @@ describe('timed auctions', () => {
     expect(auctionView(below, null)?.reserveMet).toBe(false);
     const own = applyBidPlaced(applyDetail(emptyRoom(CAR), auctionCar({ reservePrice: 160_000 })), placed(1, 160_000, END));
     expect(auctionView(own, 9)).toMatchObject({ reserveMet: true, reservePrice: 160_000 });
+    // Everyone else learns it from the push itself (the reserve stays secret), and it stays met.
+    const met = applyBidPlaced(below, { ...placed(2, 170_000, END), reserveMet: true });
+    expect(auctionView(met, null)?.reserveMet).toBe(true);
+    expect(auctionView(applyBidPlaced(met, { ...placed(3, 175_000, END), reserveMet: null }), null)?.reserveMet).toBe(true);
   });
 
   it('auction:ended closes it with the outcome; the winner is told apart from the others', () => {

@@ -209,15 +209,24 @@ export function applyBids(room: CarRoom, bids: readonly Bid[], fromSnapshot = fa
   return next;
 }
 
-/** A `bid:placed` event (or the answer to our own bid); on an auction it carries the end after the bid. */
+/**
+ * A `bid:placed` event (or the answer to our own bid); on an auction it carries the end after the
+ * bid and whether the (secret) reserve is met, which once met stays met.
+ */
 export function applyBidPlaced(
   room: CarRoom,
-  event: { carId: number; bid: Bid; currentBids: number; highestBid: number | null; endsAt?: string | null },
+  event: { carId: number; bid: Bid; currentBids: number; highestBid: number | null; endsAt?: string | null; reserveMet?: boolean | null },
   now: number = Date.now(),
 ): CarRoom {
   if (event.carId !== room.carId) return room;
   const next = withCounters(applyBids(room, [event.bid]), event.currentBids, event.highestBid);
-  return withEnd(next, event.endsAt, now, true);
+  return withEnd(withReserveMet(next, event.reserveMet), event.endsAt, now, true);
+}
+
+function withReserveMet(room: CarRoom, reserveMet: boolean | null | undefined): CarRoom {
+  const auction = room.detail?.auction;
+  if (reserveMet !== true || !auction || auction.reserveMet) return room;
+  return { ...room, detail: { ...room.detail!, auction: { ...auction, reserveMet: true } } };
 }
 
 /** `auction:ended`: the server closed the auction; its outcome holds from now on. */

@@ -35,6 +35,9 @@ describe('auction cards', () => {
     expect(byId[1]).toEqual({ endsAt: LATER, extendedAt: 2_000, currentBids: 2, highestBid: 152_500 });
     const same = applySummary(byId, { carId: 1, endsAt: END }, 3_000);
     expect(same).toBe(byId);
+    byId = applySummary(byId, { carId: 1, currentBids: 3, highestBid: 160_000, endsAt: LATER, reserveMet: true }, 4_000);
+    expect(byId[1]?.reserveMet).toBe(true);
+    expect(applySummary(byId, { carId: 1, reserveMet: false }, 5_000)[1]?.reserveMet).toBe(true);
   });
 
   it('reads the current bid from a detail read, and the close from auction:ended or car:status', () => {

@@ -22,7 +22,7 @@ export interface LiveCounts {
   endsAt?: string;
   /** Auctions: local time (ms) a later end was heard, for "Extended". */
   extendedAt?: number;
-  /** Auctions: whether the highest bid meets the reserve, as last read. */
+  /** Auctions: whether the highest bid meets the reserve, as last read or pushed (once met, always met). */
   reserveMet?: boolean;
   /** Auctions: the close, as pushed (`car:status` ended first, then `auction:ended` with the outcome). */
   ended?: boolean;
@@ -60,13 +60,14 @@ const same = (a: LiveCounts, b: LiveCounts) =>
  */
 export function applySummary(byId: Record<number, LiveCounts>, summary: unknown, now: number = Date.now()): Record<number, LiveCounts> {
   if (!isObject(summary)) return byId;
-  const { carId, currentBids, viewers, highestBid, endsAt } = summary;
+  const { carId, currentBids, viewers, highestBid, endsAt, reserveMet } = summary;
   if (typeof carId !== 'number') return byId;
   const held = byId[carId] ?? {};
   const next: LiveCounts = { ...held };
   if (typeof currentBids === 'number') next.currentBids = Math.max(held.currentBids ?? 0, currentBids);
   if (typeof viewers === 'number' && viewers >= 0) next.viewers = viewers;
   if (typeof highestBid === 'number') next.highestBid = Math.max(held.highestBid ?? 0, highestBid);
+  if (reserveMet === true) next.reserveMet = true;
   if (typeof endsAt === 'string' && !Number.isNaN(Date.parse(endsAt))) {
     if (isExtension(held.endsAt, endsAt)) next.extendedAt = now;
     next.endsAt = laterEnd(held.endsAt, endsAt) ?? endsAt;

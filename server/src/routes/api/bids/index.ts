@@ -33,6 +33,7 @@ const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
                 currentBids: Type.Integer(),
                 highestBid: Type.Integer(),
                 endsAt: Type.Union([IsoDateTime, Type.Null()], { description: "The auction's end after this bid (a bid near the end moves it); null when not an auction" }),
+                reserveMet: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether the highest bid now meets the reserve (true without one); null when not an auction' }),
               }),
             }),
           ),

@@ -50,6 +50,7 @@ export const CarListItemSchema = Type.Object(
     seller_verified: Type.Boolean(),
     mileage: Type.Integer(),
     current_bids: Type.Integer(),
+    highest_bid: Type.Union([Type.Integer(), Type.Null()], { description: 'Extension: the highest bid so far, null before the first' }),
     viewing_count: Type.Integer({ description: 'Live number of viewers in the car room' }),
     auction: Type.Union([AuctionSummarySchema, Type.Null()], { description: 'Null for a fixed-price listing' }),
   },
