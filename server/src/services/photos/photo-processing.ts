@@ -1,5 +1,22 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { AppError } from '../../lib/errors.ts';
+
+/**
+ * Most a card image may weigh: a listing page shows twelve of them at once. Grainy photos (high
+ * ISO, gravel, foliage) can exceed it at the usual quality, so those are encoded again lower.
+ */
+export const CARD_MAX_BYTES = 80 * 1000;
+
+/** Encodes at `quality`, stepping it down until the result fits `maxBytes` (or the floor is reached). */
+async function withinBudget(encodeAt: (quality: number) => Promise<Buffer>, quality: number, maxBytes: number): Promise<Buffer> {
+  const floor = 40;
+  let body = await encodeAt(quality);
+  while (body.length > maxBytes && quality > floor) {
+    quality = Math.max(floor, quality - 10);
+    body = await encodeAt(quality);
+  }
+  return body;
+}
 
 /** Largest photo file accepted. */
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
@@ -72,6 +89,8 @@ export const unsupportedImage = () =>
  */
 export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
   if (!sniffImageFormat(input)) throw unsupportedImage();
+  // Loaded with the first photo: libvips is not needed to start the server.
+  const { default: sharp } = await import('sharp');
   let metadata;
   try {
     // The header only: its pixel count is checked below, before anything is decoded.
@@ -95,12 +114,15 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
       .raw()
       .toBuffer({ resolveWithObject: true });
     const raw = { raw: { width: gallery.info.width, height: gallery.info.height, channels: gallery.info.channels } };
-    const encode = async (pixels: Sharp) => ({
-      webp: { body: await pixels.clone().webp({ quality: 78, effort: 4 }).toBuffer(), contentType: 'image/webp' as const, extension: 'webp' as const },
-      jpeg: { body: await pixels.clone().jpeg({ quality: 80, mozjpeg: true }).toBuffer(), contentType: 'image/jpeg' as const, extension: 'jpg' as const },
+    const encode = async (pixels: Sharp, maxBytes = Infinity) => ({
+      webp: { body: await withinBudget((quality) => pixels.clone().webp({ quality, effort: 4 }).toBuffer(), 78, maxBytes), contentType: 'image/webp' as const, extension: 'webp' as const },
+      jpeg: { body: await withinBudget((quality) => pixels.clone().jpeg({ quality, mozjpeg: true }).toBuffer(), 80, maxBytes), contentType: 'image/jpeg' as const, extension: 'jpg' as const },
     });
     const galleryFiles = await encode(sharp(gallery.data, raw));
-    const cardFiles = await encode(sharp(gallery.data, raw).resize({ width: PHOTO_SIZES.card, height: PHOTO_SIZES.card, fit: 'inside', withoutEnlargement: true }));
+    const cardFiles = await encode(
+      sharp(gallery.data, raw).resize({ width: PHOTO_SIZES.card, height: PHOTO_SIZES.card, fit: 'inside', withoutEnlargement: true }),
+      CARD_MAX_BYTES,
+    );
     return { width: gallery.info.width, height: gallery.info.height, files: { card: cardFiles, gallery: galleryFiles } };
   } catch (error) {
     if (error instanceof AppError) throw error;
