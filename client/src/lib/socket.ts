@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client';
+import type { io as createIo, Socket } from 'socket.io-client';
 import { API_BASE_URL, ensureFreshAccessToken, refreshAccessToken } from './api-client.ts';
 import { useConnectionStore, type ConnectionStatus } from './connection-store.ts';
 import { refreshJournal } from './refresh-journal.ts';
@@ -10,8 +10,10 @@ import { useSessionStore, type SessionData } from './session-store.ts';
  * out), reconnects with backoff, and reconnects as someone else when the session's identity
  * changes (sign in, sign out, a failed refresh, another tab signing in).
  *
- * Features register listeners on `getSocket()` and update their stores with `setState`,
- * outside React. Nothing relies on Socket.IO's connection-state recovery: every feature
+ * The Socket.IO client library is a chunk of its own, fetched when the connection is first
+ * needed (after the first screen has painted), so no page waits for it before showing anything.
+ * Features register listeners on `getSocket()` at any time (those registered before the library
+ * has arrived are attached when it does) and update their stores with `setState`, outside React. Nothing relies on Socket.IO's connection-state recovery: every feature
  * re-joins its rooms and re-reads its REST snapshots in an `onSocketConnect` handler, which
  * runs after every (re)connect.
  */
@@ -30,6 +32,12 @@ const ACK_TIMEOUT_MS = 8_000;
 const MAX_UNAUTHORIZED_RETRIES = 2;
 
 let socket: Socket | null = null;
+/** True from the first `getSocket()` on: the library is being fetched, or the socket exists. */
+let requested = false;
+/** A retry of a failed library fetch, waiting; going online runs it at once. */
+let loadRetry: ReturnType<typeof setTimeout> | null = null;
+/** Listeners registered before the socket existed, attached to it on creation. */
+const pendingListeners: [event: string, listener: SocketListener][] = [];
 const connectHandlers = new Set<(info: ConnectInfo) => void>();
 const revokedHandlers = new Set<() => void>();
 
@@ -92,9 +100,11 @@ async function recoverFromUnauthorized(): Promise<void> {
   setTimeout(open, delay);
 }
 
-function createSocket(): Socket {
+function createSocket(io: typeof createIo): Socket {
   const options = {
     autoConnect: false,
+    // WebSocket straight away (no polling handshake, no upgrade round trips); HTTP long-polling
+    // only when WebSocket fails, e.g. behind a proxy that blocks upgrades (tryAllTransports).
     transports: ['websocket', 'polling'],
     tryAllTransports: true,
     reconnection: true,
@@ -152,16 +162,48 @@ function createSocket(): Socket {
   return s;
 }
 
+/** Any listener Socket.IO accepts (payloads arrive unchecked; each listener checks its own). */
+type SocketListener = Parameters<Socket['onAny']>[0];
+
+/** What features use of the shared socket: listening, whether or not it exists yet. */
+export interface LiveSocket {
+  on(event: string, listener: SocketListener): void;
+}
+
+const liveSocket: LiveSocket = {
+  on(event, listener) {
+    if (socket) socket.on(event, listener);
+    else pendingListeners.push([event, listener]);
+  },
+};
+
+/** Fetches the client library, then creates and connects the socket; retried while that fails. */
+function load(): void {
+  loadRetry = null;
+  void import('socket.io-client').then(
+    async ({ io }) => {
+      socket = createSocket(io);
+      for (const [event, listener] of pendingListeners.splice(0)) socket.on(event, listener);
+      // Connect with a token that is good for a while (a stale one would be refused first).
+      await ensureFreshAccessToken().catch(() => null);
+      open();
+    },
+    () => {
+      // Offline, or the server was redeployed under us: live updates wait like a dropped connection.
+      setStatus(browserOffline() ? 'offline' : 'reconnecting');
+      loadRetry = setTimeout(load, RECONNECT_DELAY_MAX_MS);
+    },
+  );
+}
+
 /** The shared socket, created (and connected) on first use. */
-export function getSocket(): Socket {
-  if (socket) return socket;
-  socket = createSocket();
-  setStatus(browserOffline() ? 'offline' : 'connecting');
-  // Connect with a token that is good for a while (a stale one would be refused first).
-  void ensureFreshAccessToken()
-    .catch(() => null)
-    .finally(open);
-  return socket;
+export function getSocket(): LiveSocket {
+  if (!requested) {
+    requested = true;
+    setStatus(browserOffline() ? 'offline' : 'connecting');
+    load();
+  }
+  return liveSocket;
 }
 
 /**
@@ -186,8 +228,9 @@ export function onSessionRevoked(handler: () => void): () => void {
 
 /** Emits a client event and waits for its acknowledgement; never throws. */
 export async function emitWithAck<T>(event: string, payload: unknown, timeoutMs = ACK_TIMEOUT_MS): Promise<AckResult<T>> {
-  const s = getSocket();
-  if (!s.connected) return { ok: false, error: 'Not connected', code: 'OFFLINE' };
+  getSocket();
+  const s = socket;
+  if (!s?.connected) return { ok: false, error: 'Not connected', code: 'OFFLINE' };
   try {
     return (await s.timeout(timeoutMs).emitWithAck(event, payload)) as AckResult<T>;
   } catch {
@@ -222,6 +265,10 @@ if (typeof window !== 'undefined') {
     if (socket) setStatus('offline');
   });
   window.addEventListener('online', () => {
+    if (loadRetry) {
+      clearTimeout(loadRetry);
+      load();
+    }
     if (!socket) return;
     if (socket.connected) setStatus('online');
     else restart(); // skip whatever backoff delay the manager is waiting out

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import { errorMessage, isAbortError } from './api-client.ts';
 
 export type Resource<T> =
@@ -26,7 +26,9 @@ export function useResource<T>(
   useEffect(() => {
     const controller = new AbortController();
     fetcher(controller.signal)
-      .then((data) => setSettled({ key: requestKey, resource: { status: 'success', data } }))
+      // Rendering what arrived (often a long list) as a transition yields to the browser every few
+      // milliseconds instead of freezing a slow phone until all of it is drawn.
+      .then((data) => startTransition(() => setSettled({ key: requestKey, resource: { status: 'success', data } })))
       .catch((error: unknown) => {
         if (controller.signal.aborted || isAbortError(error)) return;
         setSettled({ key: requestKey, resource: { status: 'error', message: errorMessage(error, fallbackMessage) } });

@@ -116,7 +116,7 @@ export function toBid(raw: unknown): Bid | null {
 /** `bid:placed`: `{carId, bid, currentBids, highestBid, endsAt}` (`endsAt`: the auction's end after the bid, else null). */
 export function toBidPlaced(
   raw: unknown,
-): { carId: number; bid: Bid; currentBids: number; highestBid: number | null; endsAt: string | null } | null {
+): { carId: number; bid: Bid; currentBids: number; highestBid: number | null; endsAt: string | null; reserveMet: boolean | null } | null {
   if (!isObject(raw) || !isInt(raw.carId) || !isInt(raw.currentBids)) return null;
   const bid = toBid(raw.bid);
   if (!bid) return null;
@@ -126,6 +126,7 @@ export function toBidPlaced(
     currentBids: raw.currentBids,
     highestBid: isInt(raw.highestBid) ? raw.highestBid : null,
     endsAt: isString(raw.endsAt) && !Number.isNaN(Date.parse(raw.endsAt)) ? raw.endsAt : null,
+    reserveMet: typeof raw.reserveMet === 'boolean' ? raw.reserveMet : null,
   };
 }
 

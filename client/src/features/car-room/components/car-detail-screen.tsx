@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import type { CarDetail } from '../api/car-room-api.ts';
 import { useCarRoom } from '../hooks/use-car-room.ts';
 import { formatMileage, formatRating } from '../lib/format.ts';
+import { parseCarId } from '../lib/car-id.ts';
 import { carStatusNotice } from '../lib/car-status.ts';
 import { auctionView, currentMinimumBid, maximumBid, orderToShow, type CarRoom } from '../stores/car-room-merge.ts';
 import { ownCarKey, syncRoom, useCarRoomStore } from '../stores/car-room-store.ts';
@@ -19,13 +20,6 @@ import { PricingCard } from './pricing-card.tsx';
 import { ArrowLeftIcon, StarIcon, TagIcon } from './room-icons.tsx';
 import { Stars } from './stars.tsx';
 import './car-room.css';
-
-/** "/car/12" → 12; anything that is not a positive integer id → null (shown as not found). */
-export function parseCarId(raw: string | undefined): number | null {
-  if (!raw || !/^\d{1,10}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id >= 1 && id <= 2_147_483_647 ? id : null;
-}
 
 /** `/car/:id` (spec §2 Car detail): the car, its live counters, bids and discussion. */
 export function CarDetailScreen() {

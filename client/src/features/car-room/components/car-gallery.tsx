@@ -76,6 +76,7 @@ export function CarGallery({ images, photos = [], title }: { images: string[]; p
             width={1280}
             height={800}
             decoding="async"
+            fetchPriority={index === 0 ? 'high' : undefined}
             onError={() => setFailed((prev) => new Set(prev).add(current))}
           />
         )}

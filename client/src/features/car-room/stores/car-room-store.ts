@@ -23,6 +23,7 @@ import {
   type OrderWithEvents,
   type PlacedBid,
 } from '../api/car-room-api.ts';
+import { takeEarlyCarRead } from '../api/early-car-read.ts';
 import {
   applyAuctionEnded,
   applyBidPlaced,
@@ -94,7 +95,6 @@ function listen(): void {
     const event = toBidPlaced(raw);
     if (!event) return;
     updateRoom(event.carId, (r) => applyBidPlaced(r, event));
-    refreshReserveSoon(event.carId);
   });
   socket.on('auction:ended', (raw: unknown) => {
     const result = toAuctionEnded(raw);
@@ -181,7 +181,7 @@ function failureText(error: unknown, fallback: string): string {
 
 async function syncDetail(carId: number): Promise<void> {
   try {
-    const detail = await getCarDetail(carId);
+    const detail = await (takeEarlyCarRead(carId) ?? getCarDetail(carId));
     // Every read re-measures the offset of this device's clock (a reconnect's re-read too).
     recordServerTime(detail.serverTime);
     updateRoom(carId, (r) => applyDetail(r, detail));
@@ -246,30 +246,6 @@ export function recordPlacedOrder(order: Order): void {
   if (userId !== null) updateRoom(order.carId, (r) => applyMyOrders(r, userId, [order]));
 }
 
-/** Pending re-reads of a detail, by car (see `refreshReserveSoon`). */
-const detailRefreshes = new Map<number, ReturnType<typeof setTimeout>>();
-/** A reserve flips to met once; after a bid, viewers re-read it within this spread (not all at once). */
-const RESERVE_REFRESH_MIN_MS = 400;
-const RESERVE_REFRESH_SPREAD_MS = 2_000;
-
-/**
- * A bid on an auction whose reserve is not met yet: whether it is met now only the server knows
- * (the reserve is secret), and pushes do not say, so re-read the detail once, a little later,
- * coalescing a burst of bids into one read. Nothing once the reserve is met or for a fixed price.
- */
-function refreshReserveSoon(carId: number): void {
-  const auction = roomOf(carId)?.detail?.auction;
-  if (!auction || !auction.hasReserve || auction.reserveMet || auction.reservePrice != null || detailRefreshes.has(carId)) return;
-  const delay = RESERVE_REFRESH_MIN_MS + Math.random() * RESERVE_REFRESH_SPREAD_MS;
-  detailRefreshes.set(
-    carId,
-    setTimeout(() => {
-      detailRefreshes.delete(carId);
-      if (roomOf(carId)) void syncDetail(carId);
-    }, delay),
-  );
-}
-
 /** Re-reads the car's detail (e.g. when its auction's clock ran out and no close was heard). */
 export function refreshDetail(carId: number): Promise<void> {
   return syncDetail(carId);
@@ -300,9 +276,9 @@ export async function submitBid(carId: number, amount: number, idempotencyKey: s
         currentBids: placed.car.currentBids,
         highestBid: placed.car.highestBid,
         endsAt: placed.car.endsAt,
+        reserveMet: placed.car.reserveMet,
       }),
     );
-    refreshReserveSoon(carId);
     return placed;
   } catch (error) {
     if (error instanceof ApiError && error.code === 'BID_TOO_LOW') {

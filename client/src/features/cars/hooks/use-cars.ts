@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import { ApiError, buildQueryString, isAbortError } from '../../../lib/api-client.ts';
 import { getCars, type CarsPage } from '../api/get-cars.ts';
 import { toApiQuery, type ListingQuery } from '../lib/listing-query.ts';
@@ -45,7 +45,9 @@ export function useCars(query: ListingQuery): { result: CarsResult; retry: () =>
           throw new Error('Unexpected listing response');
         }
         remember(queryKey, data);
-        setSettled({ key: requestKey, result: { status: 'success', data } });
+        // A page of cards is a large render: as a transition it yields to the browser every few
+        // milliseconds instead of freezing a slow phone until all twelve are drawn.
+        startTransition(() => setSettled({ key: requestKey, result: { status: 'success', data } }));
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted || isAbortError(error)) return;
