@@ -47,6 +47,8 @@ let authIdentity = 'anonymous';
 let anonymousOnly = false;
 let unauthorizedStreak = 0;
 let restartScheduled = false;
+/** The access token the latest handshake presented (null: anonymous). */
+let presentedToken: string | null = null;
 
 function setStatus(status: ConnectionStatus): void {
   if (useConnectionStore.getState().status !== status) useConnectionStore.setState({ status });
@@ -86,7 +88,14 @@ function restart(): void {
 async function recoverFromUnauthorized(): Promise<void> {
   unauthorizedStreak += 1;
   setStatus('connecting');
-  const { refreshToken } = useSessionStore.getState();
+  const { refreshToken, accessToken } = useSessionStore.getState();
+  // A refresh that finished while the handshake was out (a REST call's 401, another tab) already
+  // replaced the refused token: present the new one rather than spend the new refresh token too.
+  const alreadyReplaced = !anonymousOnly && accessToken !== null && accessToken !== presentedToken;
+  if (alreadyReplaced) {
+    setTimeout(open, 0);
+    return;
+  }
   if (refreshToken && !anonymousOnly && unauthorizedStreak <= MAX_UNAUTHORIZED_RETRIES) {
     try {
       await refreshAccessToken(); // a refused token may be unexpired but stale: always refresh
@@ -115,6 +124,7 @@ function createSocket(io: typeof createIo): Socket {
     auth: (cb: (data: object) => void) => {
       const { accessToken, user } = useSessionStore.getState();
       const token = anonymousOnly ? null : accessToken;
+      presentedToken = token;
       authIdentity = token ? identityOf({ accessToken: token, user }) : 'anonymous';
       cb(token ? { token } : {});
     },
