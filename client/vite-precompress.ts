@@ -23,7 +23,7 @@ const MIN_BYTES = 1024;
  */
 export function precompress(): Plugin {
   let outDir = '';
-  // The prerender step's server-side build is thrown away: nothing of it is served.
+  // A server-side build (SSR) is never sent to browsers.
   let serverSide = false;
   return {
     name: 'luxemotors:precompress',
@@ -34,7 +34,7 @@ export function precompress(): Plugin {
     },
     async closeBundle() {
       if (serverSide) return;
-      const files = (await readdir(outDir, { recursive: true })).map((name) => join(outDir, name)).filter((path) => COMPRESSIBLE.test(path));
+      const files = (await readdir(outDir, { recursive: true })).map((name) => join(outDir, name)).filter((path) => COMPRESSIBLE.test(path) && !path.includes('/.vite/'));
       await Promise.all(
         files.map(async (path) => {
           if ((await stat(path)).size < MIN_BYTES) return;

@@ -15,6 +15,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // The server reads which files each screen needs from it, to announce them in the page's HTML.
+    manifest: true,
   },
   server: {
     port: 5173,

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { CLIENT_DIST } from '../server/src/plugins/client.ts';
+import { SCREEN_MODULES } from '../server/src/lib/page-preloads.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -39,3 +42,39 @@ describe('serving the web app', () => {
     expect(res.json().code).toBe('NOT_FOUND');
   });
 });
+
+describe("announcing what a page needs in its HTML", () => {
+  const preloads = (html: string, kind: string) => [...html.matchAll(new RegExp(`<link rel="${kind}"[^>]*href="([^"]+)"`, 'g'))].map((m) => m[1]!);
+
+  it('knows every screen it announces from the build (the router and this list agree)', () => {
+    const manifest = JSON.parse(readFileSync(`${CLIENT_DIST}/.vite/manifest.json`, 'utf8')) as Record<string, unknown>;
+    for (const { module } of SCREEN_MODULES) expect(Object.keys(manifest), module).toContain(module);
+  });
+
+  it("loads a car page's screen code and its first image alongside the main script", async () => {
+    const car = (await t.app.inject({ method: 'GET', url: '/api/cars/3' })).json().data as { images: string[]; photos: unknown[] };
+    const html = (await t.app.inject({ method: 'GET', url: '/car/3' })).body;
+    const scripts = preloads(html, 'modulepreload');
+    expect(scripts.some((href) => /\/assets\/car-detail-screen-[\w-]+\.js$/.test(href))).toBe(true);
+    for (const href of scripts) expect((await t.app.inject({ method: 'GET', url: href })).statusCode, href).toBe(200);
+    expect(car.photos).toEqual([]);
+    expect(html).toContain(`<link rel="preload" as="image" fetchpriority="high" href="${car.images[0]}">`);
+  });
+
+  it('still serves a car page for a car that does not exist, without an image to fetch', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/car/999999' });
+    expect(res.statusCode).toBe(200);
+    expect(preloads(res.body, 'modulepreload').length).toBeGreaterThan(0);
+    expect(res.body).not.toContain('as="image"');
+  });
+
+  it('announces only what the entry script does not load already, and nothing on the listing', async () => {
+    const listing = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    const escrow = (await t.app.inject({ method: 'GET', url: '/escrow' })).body;
+    const entry = /<script[^>]+src="([^"]+\.js)"/.exec(escrow)?.[1];
+    expect(preloads(escrow, 'modulepreload')).not.toContain(entry);
+    expect(preloads(escrow, 'modulepreload').some((href) => href.includes('escrow-screen'))).toBe(true);
+    expect(preloads(listing, 'modulepreload').some((href) => href.includes('screen'))).toBe(false);
+  });
+});
+

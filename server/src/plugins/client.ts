@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { fromProjectRoot } from '../lib/project-root.ts';
+import { heroImageTag, SCREEN_MODULES, screenPreloadTags, withHeadTags, type ViteManifest } from '../lib/page-preloads.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
 
 export const CLIENT_DIST = fromProjectRoot('client/dist');
 
@@ -19,6 +21,7 @@ export default fp(
       return;
     }
     app.appShell.html = readFileSync(indexFile);
+    app.appShell.render = pageRenderer(app, app.appShell.html.toString('utf8'));
     await app.register(fastifyStatic, {
       root: CLIENT_DIST,
       wildcard: false,
@@ -38,5 +41,39 @@ export default fp(
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(app.appShell.html),
     );
   },
-  { name: 'client', dependencies: ['errors'] },
+  { name: 'client', dependencies: ['errors', 'services'] },
 );
+
+/** Vite writes it with `build.manifest`; without it (an older build) pages announce nothing. */
+function readManifest(): ViteManifest {
+  try {
+    return JSON.parse(readFileSync(`${CLIENT_DIST}/.vite/manifest.json`, 'utf8')) as ViteManifest;
+  } catch {
+    return {};
+  }
+}
+
+const CAR_PAGE = /^\/car\/(\d{1,10})\/?$/;
+/** A car's photos change rarely; a stale hint costs one wasted image fetch, not a wrong page. */
+const HERO_CACHE_MS = 30_000;
+
+/**
+ * Each page's HTML with its screen's code announced (see page-preloads.ts), and a car page's
+ * first image too. Only what the build and the database say: a car that cannot be read (not
+ * found, a draft, the database away) gets the page without an image hint.
+ */
+function pageRenderer(app: FastifyInstance, shell: string): (path: string) => Promise<string> {
+  const manifest = readManifest();
+  const screens = SCREEN_MODULES.map(({ path, module }) => ({ path, html: withHeadTags(shell, screenPreloadTags(manifest, module)) }));
+  const heroes = new TtlCache<string>(HERO_CACHE_MS, 2_000);
+  return async (path) => {
+    const page = screens.find((screen) => screen.path.test(path))?.html ?? shell;
+    const carId = Number(CAR_PAGE.exec(path)?.[1] ?? Number.NaN);
+    if (!Number.isSafeInteger(carId) || carId < 1 || carId > 2_147_483_647) return page;
+    const hero = await heroes.get(String(carId), () =>
+      app.services.cars.get(carId).then(heroImageTag, () => ''),
+    );
+    return withHeadTags(page, hero);
+  };
+}
+

@@ -65,10 +65,11 @@ export default fp(
 
     const appShell: AppShell = { html: null };
     app.decorate('appShell', appShell);
-    app.setNotFoundHandler((request, reply) => {
+    app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
       if (appShell.html && (request.method === 'GET' || request.method === 'HEAD') && isAppRoute(path)) {
-        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(appShell.html);
+        const html = appShell.render ? await appShell.render(path) : appShell.html;
+        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
       }
       return reply.status(404).send({ error: `No route for ${request.method} ${path}`, code: 'NOT_FOUND' });
     });
@@ -104,6 +105,8 @@ function isAppRoute(path: string): boolean {
 /** The built web app's HTML, served for deep links such as /car/3 once the client plugin finds it. */
 export interface AppShell {
   html: Buffer | null;
+  /** The HTML for one page of the app, with what that page will need announced; never fails. */
+  render?: (path: string) => Promise<Buffer | string>;
 }
 
 declare module 'fastify' {

@@ -1,0 +1,75 @@
+/**
+ * What a page's HTML can announce before the web app's code runs. Every screen but the listing
+ * is a chunk of its own that the app fetches only once its main script has run and routed, and
+ * the car page's largest image is known only once the car has been read: two round trips the
+ * phone waits through in a row. Named in the HTML, all of it loads alongside the main script.
+ */
+
+/** The part of Vite's build manifest (`client/dist/.vite/manifest.json`) read here. */
+export interface ViteManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  css?: string[];
+}
+export type ViteManifest = Record<string, ViteManifestChunk>;
+
+/**
+ * The screens worth announcing, by the paths that show them: client/src/app/router.tsx lazily
+ * imports each module named here (a test checks every one is in the build's manifest).
+ */
+export const SCREEN_MODULES: readonly { path: RegExp; module: string }[] = [
+  { path: /^\/car\/[^/]+\/?$/, module: 'src/features/car-room/components/car-detail-screen.tsx' },
+  { path: /^\/orders\/[^/]+\/?$/, module: 'src/features/orders/components/order-screen.tsx' },
+  { path: /^\/dashboard\/?$/, module: 'src/features/dashboard/components/dashboard-screen.tsx' },
+  { path: /^\/sell\/?$/, module: 'src/features/selling/components/sell-screen.tsx' },
+  { path: /^\/login\/?$/, module: 'src/features/auth/components/login-screen.tsx' },
+  { path: /^\/register\/?$/, module: 'src/features/auth/components/register-screen.tsx' },
+  { path: /^\/testimonials\/?$/, module: 'src/features/testimonials/components/testimonials-screen.tsx' },
+  { path: /^\/escrow\/?$/, module: 'src/features/escrow/components/escrow-screen.tsx' },
+  { path: /^\/support\/?$/, module: 'src/features/support/components/support-screen.tsx' },
+];
+
+/** The chunk and every chunk it statically imports, each once. */
+function withStaticImports(manifest: ViteManifest, key: string, into = new Set<string>()): Set<string> {
+  if (into.has(key) || !manifest[key]) return into;
+  into.add(key);
+  for (const imported of manifest[key].imports ?? []) withStaticImports(manifest, imported, into);
+  return into;
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/**
+ * `<link>` tags that fetch a screen's code and styles early: modulepreload for its chunks (the
+ * app imports them moments later from the cache) and a non-blocking preload for its CSS (the
+ * app attaches it, as it would without this). What the entry script already loads is left out.
+ * Empty when the module is not in the manifest.
+ */
+export function screenPreloadTags(manifest: ViteManifest, module: string): string {
+  if (!manifest[module]) return '';
+  const loadedByEntry = new Set<string>();
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) withStaticImports(manifest, key, loadedByEntry);
+  const chunks = [...withStaticImports(manifest, module)].filter((key) => !loadedByEntry.has(key)).map((key) => manifest[key]!);
+  const scripts = chunks.map((chunk) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(chunk.file)}">`);
+  const styles = [...new Set(chunks.flatMap((chunk) => chunk.css ?? []))].map((file) => `<link rel="preload" as="style" href="/${escapeAttribute(file)}">`);
+  return [...scripts, ...styles].join('');
+}
+
+/** The image a car page shows first, as the gallery picks it: the first upload (WebP), else the first illustration. */
+export function heroImageTag(car: { photos: readonly { gallery: { webp: string } }[]; images: readonly string[] }): string {
+  const photo = car.photos[0];
+  if (photo) return `<link rel="preload" as="image" type="image/webp" fetchpriority="high" href="${escapeAttribute(photo.gallery.webp)}">`;
+  const image = car.images[0];
+  // Only the server's own media: an outside address would need the CSP's permission anyway.
+  return image?.startsWith('/') ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(image)}">` : '';
+}
+
+/** The HTML with `tags` placed at the end of its head. */
+export function withHeadTags(html: string, tags: string): string {
+  if (!tags) return html;
+  const at = html.indexOf('</head>');
+  return at === -1 ? html : html.slice(0, at) + tags + html.slice(at);
+}
