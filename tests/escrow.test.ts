@@ -266,9 +266,16 @@ describe('who may do what', () => {
   it('answers every action from every status for every caller per the contract, changing nothing when refused', async () => {
     const { buyer, seller } = await parties();
     const stranger = await createUser(t);
+    // A payment window and an inspection last 6 s here, less than this walk takes on a busy
+    // machine: their deadlines move out of reach (a due job finding one later reschedules itself),
+    // so every order stays in the status under test.
+    const outOfReach = sql`now() + interval '1 day'`;
     const byStatus = new Map<string, OrderWithEvents>();
     for (const status of ['awaiting_payment', 'funded', 'in_transit', 'inspection', 'disputed', 'cancelled'] as const) {
-      byStatus.set(status, await orderIn(t, status, buyer, seller));
+      const order = await orderIn(t, status, buyer, seller);
+      if (status === 'awaiting_payment') await t.database.db.update(orders).set({ paymentDueAt: outOfReach }).where(eq(orders.id, order.id));
+      if (status === 'inspection') await t.database.db.update(orders).set({ inspectionEndsAt: outOfReach }).where(eq(orders.id, order.id));
+      byStatus.set(status, order);
     }
     // accepted: the payout is held back so the order waits there.
     const toAccept = await orderIn(t, 'inspection', buyer, seller);
