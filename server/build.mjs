@@ -1,6 +1,7 @@
 /**
  * The server's ahead-of-time build: esbuild bundles each entry point's TypeScript (server, db,
- * common) into one ES module in server/dist, leaving every package in node_modules external.
+ * common) and a few pure-JavaScript packages into one ES module in server/dist, leaving the
+ * other packages in node_modules external.
  * Production then runs plain `node` on JavaScript: no TypeScript compiler or loader at start.
  *
  * `node server/build.mjs` builds; `server/run.mjs` builds only what is missing or stale.
@@ -58,6 +59,32 @@ export function serverBuildState() {
   return builtAt >= changedAt ? 'current' : 'stale';
 }
 
+/**
+ * Packages bundled into server/dist with the project's own modules. Each is plain JavaScript
+ * that never reads its own files, and is published as hundreds of small ES modules that node
+ * resolves and links one by one at every start: bundled, typebox loads in about 20 ms instead of
+ * 200, drizzle-orm in 25 instead of 160, jose in 12 instead of 65 (measured alone).
+ */
+const BUNDLED_PACKAGES = new Set(['typebox', 'drizzle-orm', 'jose']);
+
+/**
+ * Every other package stays in node_modules and loads as it does under tsx: native addons,
+ * WebAssembly, packages that find their own files at run time, and CommonJS packages (one
+ * file each, little to gain).
+ */
+function externalPackagesExcept(bundled) {
+  return {
+    name: 'external-packages',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:')) return { external: true };
+        const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+        return bundled.has(name) ? undefined : { external: true };
+      });
+    },
+  };
+}
+
 /** Bundles every entry point into server/dist. */
 export async function buildServer() {
   // Loaded only when building, so a start on a current build never pays for it.
@@ -71,9 +98,7 @@ export async function buildServer() {
     platform: 'node',
     format: 'esm',
     target: 'node20.19',
-    // Packages stay in node_modules and load as they do under tsx (native addons, WASM, their
-    // own file lookups); only the project's own modules are bundled.
-    packages: 'external',
+    plugins: [externalPackagesExcept(BUNDLED_PACKAGES)],
     // Stack traces name the TypeScript files and lines; run.mjs turns source maps on.
     sourcemap: 'linked',
     logLevel: 'warning',
