@@ -25,7 +25,8 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+  // The compiled server, through the launcher `npm start` uses (global-setup.ts built it).
+  const child = spawn(process.execPath, ['server/run.mjs', 'start'], {
     env: {
       ...process.env,
       PORT: String(port),
