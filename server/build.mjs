@@ -78,6 +78,8 @@ function externalPackagesExcept(bundled) {
     setup(build) {
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (args.path.startsWith('node:')) return { external: true };
+        // The project's own alias (tsconfig paths): esbuild resolves it into the bundle.
+        if (args.path.startsWith('@common/')) return undefined;
         const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
         return bundled.has(name) ? undefined : { external: true };
       });

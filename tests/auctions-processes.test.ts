@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bids, cars, orders } from '../db/schema/index.ts';
-import type { CarDetail, PlacedBid } from '../common/api-types.ts';
+import type { CarDetail, PlacedBid } from '@common/api-types.ts';
 import { http, insertAccounts, serverDatabase, signIn, type Account } from './helpers/server-database.ts';
 import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
 import { connectSocket, record, sleep, waitUntil, type ClientSocket } from './helpers/sockets.ts';

@@ -7,7 +7,7 @@ import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.ts';
 import { hashPassword } from '../server/src/services/passwords.ts';
-import { minimumBid } from '../common/bid-rules.ts';
+import { minimumBid } from '@common/bid-rules.ts';
 import { loadConfig, type ConfigError } from '../server/src/config.ts';
 import { freePort } from './helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';

@@ -12,7 +12,7 @@ import {
   type OperatorAction,
   type OrderStatus,
   type PartyAction,
-} from '../common/order-lifecycle.ts';
+} from '@common/order-lifecycle.ts';
 import { EventBus } from '../server/src/lib/events.ts';
 import { AppError } from '../server/src/lib/errors.ts';
 import { JobRunner } from '../server/src/jobs/job-runner.ts';

@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderEvents, orders, payments, testimonials } from '../db/schema/index.ts';
-import type { OrderWithEvents } from '../common/api-types.ts';
+import type { OrderWithEvents } from '@common/api-types.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { HoldingBank, createListing, orderApi, orderIn, waitForOrder } from './helpers/escrow.ts';
 import { TestMailbox } from './helpers/smtp.ts';
@@ -417,7 +417,7 @@ describe('the database', () => {
   it('refuses every status change the lifecycle table does not allow', async () => {
     const { buyer, seller } = await parties();
     const order = await orderIn(t, 'awaiting_payment', buyer, seller);
-    const { ORDER_STATUSES, ORDER_TRANSITIONS } = await import('../common/order-lifecycle.ts');
+    const { ORDER_STATUSES, ORDER_TRANSITIONS } = await import('@common/order-lifecycle.ts');
     const allowed = new Set(ORDER_TRANSITIONS.map((tr) => `${tr.from}>${tr.to}`));
     for (const from of ORDER_STATUSES) {
       for (const to of ORDER_STATUSES) {

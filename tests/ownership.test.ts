@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CarDetail, OrderWithEvents } from '../common/api-types.ts';
+import type { CarDetail, OrderWithEvents } from '@common/api-types.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { createListing, orderIn } from './helpers/escrow.ts';
 import { syntheticPhoto } from './helpers/photos.ts';

@@ -11,8 +11,8 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import { CAR_STATUSES, type CarPhoto, type CarStatus } from '../../common/api-types.ts';
-import { AUCTION_OUTCOMES, type AuctionOutcome } from '../../common/auction-rules.ts';
+import { CAR_STATUSES, type CarPhoto, type CarStatus } from '@common/api-types.ts';
+import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
 import { users } from './users.ts';
 
 export const sellers = pgTable(
@@ -37,7 +37,7 @@ export const CAR_CONDITIONS = ['Excellent', 'Like New'] as const;
 export type CarCondition = (typeof CAR_CONDITIONS)[number];
 export const CAR_BODY_STYLES = ['sports', 'coupe', 'convertible', 'sedan', 'suv', 'wagon'] as const;
 export type CarBodyStyle = (typeof CAR_BODY_STYLES)[number];
-export { CAR_STATUSES, type CarStatus } from '../../common/api-types.ts';
+export { CAR_STATUSES, type CarStatus } from '@common/api-types.ts';
 
 const quoted = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 

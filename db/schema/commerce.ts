@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { ESCROW_PLAN_IDS, type EscrowPlanId } from '../../common/escrow-plans.ts';
-import { FUNDED_ORDER_STATUSES, ORDER_ACTORS, ORDER_STATUSES, type OrderActor, type OrderStatus } from '../../common/order-lifecycle.ts';
+import { ESCROW_PLAN_IDS, type EscrowPlanId } from '@common/escrow-plans.ts';
+import { FUNDED_ORDER_STATUSES, ORDER_ACTORS, ORDER_STATUSES, type OrderActor, type OrderStatus } from '@common/order-lifecycle.ts';
 import { cars, sellers } from './catalogue.ts';
 import { users } from './users.ts';
 
-export { ORDER_STATUSES, type OrderStatus } from '../../common/order-lifecycle.ts';
+export { ORDER_STATUSES, type OrderStatus } from '@common/order-lifecycle.ts';
 
 const quoted = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
 

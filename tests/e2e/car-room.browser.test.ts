@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
-import { minimumBid } from '../../common/bid-rules.ts';
+import { minimumBid } from '@common/bid-rules.ts';
 import { cars, users } from '../../db/schema/index.ts';
 import { SAMPLE_CARS, SAMPLE_REVIEWS, SAMPLE_SELLERS } from '../../db/seed/sample-data.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

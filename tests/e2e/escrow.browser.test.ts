@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
 import { cars } from '../../db/schema/index.ts';
-import { ESCROW_PLANS } from '../../common/escrow-plans.ts';
+import { ESCROW_PLANS } from '@common/escrow-plans.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { collectConsoleErrors, launchBrowser, screenshot } from '../helpers/browser.ts';
 import { createListing, orderApi, orderIn, waitForOrder } from '../helpers/escrow.ts';

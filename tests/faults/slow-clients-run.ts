@@ -8,7 +8,7 @@
 import { asc, eq } from 'drizzle-orm';
 import WebSocket from 'ws';
 import { cars } from '../../db/schema/index.ts';
-import { bidIncrement, minimumBid } from '../../common/bid-rules.ts';
+import { bidIncrement, minimumBid } from '@common/bid-rules.ts';
 import { insertAccounts, signIn } from '../helpers/server-database.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 import { connectSocket, emitAck, openStalledClient, sleep, waitUntil, type StalledClient } from '../helpers/sockets.ts';

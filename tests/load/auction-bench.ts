@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { io, type Socket } from 'socket.io-client';
-import type { CarDetail, PlacedBid } from '../../common/api-types.ts';
+import type { CarDetail, PlacedBid } from '@common/api-types.ts';
 import { http, insertAccounts, serverDatabase, signIn } from '../helpers/server-database.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 import { sleep } from '../helpers/sockets.ts';

@@ -4,7 +4,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
-import { minimumBid } from '../../common/bid-rules.ts';
+import { minimumBid } from '@common/bid-rules.ts';
 
 export interface LoadTestOptions {
   url: string;

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Bid } from '../services/bids.ts';
 import type { ChatMessage } from '../services/chat.ts';
 import type { Notification } from '../services/notifications.ts';
-import type { CarStatus, OrderWithEvents } from '../../../common/api-types.ts';
+import type { CarStatus, OrderWithEvents } from '@common/api-types.ts';
 import type { AuctionResult } from '../services/auctions.ts';
 
 /**

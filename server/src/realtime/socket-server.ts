@@ -16,7 +16,7 @@ import { EventThrottle } from './throttle.ts';
 import { parseCarPayload, parseWatchPayload } from './validation.ts';
 import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
 import { SWEEP_INTERVAL_MS, slowConsumerGuard, type EngineConnection } from './slow-consumers.ts';
-import type { CarStatus, OrderWithEvents } from '../../../common/api-types.ts';
+import type { CarStatus, OrderWithEvents } from '@common/api-types.ts';
 import type { AuctionResult } from '../services/auctions.ts';
 
 

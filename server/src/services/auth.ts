@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../../db/client.ts';
 import { emailTokens, refreshTokens, sessions, users, type EmailTokenKind } from '../../../db/schema/index.ts';
-import { PASSWORD_RULES_MESSAGE, unmetPasswordRules } from '../../../common/password-rules.ts';
+import { PASSWORD_RULES_MESSAGE, unmetPasswordRules } from '@common/password-rules.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, unauthorized, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';

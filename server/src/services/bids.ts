@@ -1,16 +1,16 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { rowsOf, type Database, type Executor } from '../../../db/client.ts';
 import { bids, cars, chatMessages, sellers, users } from '../../../db/schema/index.ts';
-import { minimumBid } from '../../../common/bid-rules.ts';
-import { AUCTION_BID_LIMIT, endAfterBid } from '../../../common/auction-rules.ts';
+import { minimumBid } from '@common/bid-rules.ts';
+import { AUCTION_BID_LIMIT, endAfterBid } from '@common/auction-rules.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from './idempotency.ts';
 import { conflict, forbidden, notFound } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import { carTitle, toChatMessage, type ChatMessage } from './chat.ts';
 import type { NotificationsService } from './notifications.ts';
-import type { Bid, PlacedBid } from '../../../common/api-types.ts';
+import type { Bid, PlacedBid } from '@common/api-types.ts';
 
-export type { Bid, PlacedBid } from '../../../common/api-types.ts';
+export type { Bid, PlacedBid } from '@common/api-types.ts';
 
 export interface CarSummary {
   id: number;

@@ -4,10 +4,10 @@ import { cars, orders, reviews, sellers, watchlist } from '../../../db/schema/in
 import { normalizeSearchText } from '../../../db/search-text.ts';
 import { notFound } from '../lib/errors.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
-import type { AuctionDetail, AuctionSummary, CarDetail, CarListItem, CarStatus, Pagination } from '../../../common/api-types.ts';
-import type { AuctionOutcome } from '../../../common/auction-rules.ts';
+import type { AuctionDetail, AuctionSummary, CarDetail, CarListItem, CarStatus, Pagination } from '@common/api-types.ts';
+import type { AuctionOutcome } from '@common/auction-rules.ts';
 
-export type { CarDetail, CarListItem, Pagination, Review } from '../../../common/api-types.ts';
+export type { CarDetail, CarListItem, Pagination, Review } from '@common/api-types.ts';
 
 export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market', 'auctions'] as const;
 export type ListingFilter = (typeof LISTING_FILTERS)[number];

@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, gt, lt } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import { cars, chatMessages, sellers } from '../../../db/schema/index.ts';
-import type { ChatMessage } from '../../../common/api-types.ts';
+import type { ChatMessage } from '@common/api-types.ts';
 
-export type { ChatMessage } from '../../../common/api-types.ts';
+export type { ChatMessage } from '@common/api-types.ts';
 import { notFound, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import type { NotificationsService } from './notifications.ts';

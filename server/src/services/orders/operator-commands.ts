@@ -1,5 +1,5 @@
-import { OPERATOR_ACTIONS, type OperatorAction } from '../../../../common/order-lifecycle.ts';
-import type { OrderWithEvents } from '../../../../common/api-types.ts';
+import { OPERATOR_ACTIONS, type OperatorAction } from '@common/order-lifecycle.ts';
+import type { OrderWithEvents } from '@common/api-types.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { OrdersService } from './orders-service.ts';
 

@@ -1,6 +1,6 @@
-import { formatUsd } from '../../../../common/pricing.ts';
-import { ESCROW_PLANS } from '../../../../common/escrow-plans.ts';
-import type { OrderAction, OrderActor, OrderStatus } from '../../../../common/order-lifecycle.ts';
+import { formatUsd } from '@common/pricing.ts';
+import { ESCROW_PLANS } from '@common/escrow-plans.ts';
+import type { OrderAction, OrderActor, OrderStatus } from '@common/order-lifecycle.ts';
 import type { OutgoingMail } from '../../plugins/mailer.ts';
 import { orderEmail } from '../mail-templates.ts';
 import type { NewNotification } from '../notifications.ts';

@@ -2,8 +2,8 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../../../db/client.ts';
 import { cars, orderEvents, orders, payments, sellers, users } from '../../../../db/schema/index.ts';
-import { waitingOn } from '../../../../common/order-lifecycle.ts';
-import type { Order, OrderEvent, OrderWithEvents, PaymentLeg } from '../../../../common/api-types.ts';
+import { waitingOn } from '@common/order-lifecycle.ts';
+import type { Order, OrderEvent, OrderWithEvents, PaymentLeg } from '@common/api-types.ts';
 
 const sellerAccount = alias(users, 'seller_account');
 

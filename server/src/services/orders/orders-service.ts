@@ -3,7 +3,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor, Transaction } from '../../../../db/client.ts';
 import { bids, cars, orderEvents, orders, payments, sellers, testimonials, type PaymentMethod } from '../../../../db/schema/index.ts';
-import { ESCROW_PLANS, smallestPlanFor, type EscrowPlanId } from '../../../../common/escrow-plans.ts';
+import { ESCROW_PLANS, smallestPlanFor, type EscrowPlanId } from '@common/escrow-plans.ts';
 import {
   DEADLINE_REMINDER_DAYS,
   ORDER_TRANSITIONS,
@@ -14,9 +14,9 @@ import {
   type OrderActor,
   type OrderStatus,
   type PartyAction,
-} from '../../../../common/order-lifecycle.ts';
-import { formatUsd } from '../../../../common/pricing.ts';
-import type { CarStatus, Order, OrderWithEvents } from '../../../../common/api-types.ts';
+} from '@common/order-lifecycle.ts';
+import { formatUsd } from '@common/pricing.ts';
+import type { CarStatus, Order, OrderWithEvents } from '@common/api-types.ts';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { BID_RULE_DESCRIPTION, MAX_BID_AMOUNT, MIN_BID_AMOUNT } from '../../../../../common/bid-rules.ts';
+import { BID_RULE_DESCRIPTION, MAX_BID_AMOUNT, MIN_BID_AMOUNT } from '@common/bid-rules.ts';
 import { notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
 import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { CAR_STATUSES } from '../../../../../common/api-types.ts';
-import { AUCTION_OUTCOMES } from '../../../../../common/auction-rules.ts';
+import { CAR_STATUSES } from '@common/api-types.ts';
+import { AUCTION_OUTCOMES } from '@common/auction-rules.ts';
 import { CAR_BODY_STYLES, CAR_CONDITIONS } from '../../../../../db/schema/index.ts';
 import { IsoDateTime, StringEnum } from '../../../lib/schemas.ts';
 import { DEFAULT_PAGE_SIZE, LISTING_FILTERS, LISTING_SORTS, MAX_PAGE_SIZE } from '../../../services/cars.ts';
