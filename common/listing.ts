@@ -1,0 +1,43 @@
+/**
+ * What a listing is made of: its enumerations and limits. The database's checks, the server's
+ * request schemas (`common/schemas/listing.ts`), the seed, the illustrations and the selling form
+ * all read these lists, so a new body style or a longer description is one change here.
+ */
+
+export const CAR_BODY_STYLES = ['sports', 'coupe', 'convertible', 'sedan', 'suv', 'wagon'] as const;
+export type CarBodyStyle = (typeof CAR_BODY_STYLES)[number];
+
+/** How a body style is named on screen. */
+export const BODY_STYLE_LABELS: Record<CarBodyStyle, string> = {
+  sedan: 'Sedan',
+  coupe: 'Coupe',
+  convertible: 'Convertible',
+  suv: 'SUV',
+  sports: 'Sports',
+  wagon: 'Wagon',
+};
+
+export const CAR_CONDITIONS = ['Excellent', 'Like New'] as const;
+export type CarCondition = (typeof CAR_CONDITIONS)[number];
+
+export const LISTING_LIMITS = {
+  make: 60,
+  model: 60,
+  location: 120,
+  description: 5_000,
+  feature: 80,
+  features: 40,
+  firstYear: 1900,
+  minPrice: 1,
+  maxPrice: 1_000_000,
+  maxMileage: 1_000_000,
+} as const;
+
+/** Photos per listing and per file; anything else about a photo is judged from its content. */
+export const PHOTO_LIMITS = {
+  maxPhotos: 20,
+  maxBytes: 10 * 1024 * 1024,
+  maxMegapixels: 120,
+} as const;
+
+export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
