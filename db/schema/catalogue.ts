@@ -13,6 +13,8 @@ import {
 } from 'drizzle-orm/pg-core';
 import { CAR_STATUSES, type CarPhoto, type CarStatus } from '@common/api-types.ts';
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
+import { CAR_BODY_STYLES, CAR_CONDITIONS, PHOTO_LIMITS, type CarBodyStyle, type CarCondition } from '@common/listing.ts';
+import { quoted } from './sql-lists.ts';
 import { users } from './users.ts';
 
 export const sellers = pgTable(
@@ -33,16 +35,10 @@ export const sellers = pgTable(
   (t) => [check('sellers_rating_range', sql`${t.rating} between 0 and 5`)],
 );
 
-export const CAR_CONDITIONS = ['Excellent', 'Like New'] as const;
-export type CarCondition = (typeof CAR_CONDITIONS)[number];
-export const CAR_BODY_STYLES = ['sports', 'coupe', 'convertible', 'sedan', 'suv', 'wagon'] as const;
-export type CarBodyStyle = (typeof CAR_BODY_STYLES)[number];
-export { CAR_STATUSES, type CarStatus } from '@common/api-types.ts';
-
-const quoted = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
+/** Still read from here by the car routes' request schemas; everything else takes them from common/listing.ts. */
+export { CAR_BODY_STYLES, CAR_CONDITIONS } from '@common/listing.ts';
 
 export type MarketValueBasis = 'comparables' | 'reference';
-export const MAX_PHOTOS_PER_CAR = 20;
 
 /** One uploaded photo: where its sizes are stored (to remove them) and where they are served. */
 export interface StoredPhoto extends CarPhoto {
@@ -105,7 +101,7 @@ export const cars = pgTable(
     check('cars_price_positive', sql`${t.price} > 0`),
     check('cars_market_value_positive', sql`${t.marketValue} is null or ${t.marketValue} > 0`),
     check('cars_market_value_basis', sql`(${t.marketValue} is null) = (${t.marketValueBasis} is null) and (${t.marketValueBasis} is null or ${t.marketValueBasis} in ('comparables', 'reference'))`),
-    check('cars_photo_limit', sql`jsonb_array_length(${t.photos}) <= ${sql.raw(String(MAX_PHOTOS_PER_CAR))}`),
+    check('cars_photo_limit', sql`jsonb_array_length(${t.photos}) <= ${sql.raw(String(PHOTO_LIMITS.maxPhotos))}`),
     check('cars_mileage_nonnegative', sql`${t.mileage} >= 0`),
     check('cars_condition', sql`${t.condition} in (${quoted(CAR_CONDITIONS)})`),
     check('cars_body_style', sql`${t.bodyStyle} in (${quoted(CAR_BODY_STYLES)})`),

@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ESCROW_PLAN_IDS, type EscrowPlanId } from '@common/escrow-plans.ts';
+import { PAYMENT_KINDS, PAYMENT_METHODS, SUPPORT_CATEGORIES, SUPPORT_PRIORITIES, type PaymentKind, type PaymentMethod } from '@common/enums.ts';
 import { FUNDED_ORDER_STATUSES, ORDER_ACTORS, ORDER_STATUSES, type OrderActor, type OrderStatus } from '@common/order-lifecycle.ts';
 import { cars, sellers } from './catalogue.ts';
+import { quoted } from './sql-lists.ts';
 import { users } from './users.ts';
 
-export { ORDER_STATUSES, type OrderStatus } from '@common/order-lifecycle.ts';
-
-const quoted = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(', '));
+/** Still read from here by the order and support routes' request schemas; everything else takes them from common/enums.ts. */
+export { PAYMENT_METHODS, SUPPORT_CATEGORIES, SUPPORT_PRIORITIES } from '@common/enums.ts';
 
 export const orders = pgTable(
   'orders',
@@ -89,11 +90,6 @@ export const orderEvents = pgTable(
     uniqueIndex('order_events_once_per_status').on(t.orderId, t.toStatus),
   ],
 );
-
-export const PAYMENT_KINDS = ['charge', 'payout', 'fee', 'refund'] as const;
-export type PaymentKind = (typeof PAYMENT_KINDS)[number];
-export const PAYMENT_METHODS = ['wire', 'card'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /**
  * Every movement of an order's money: the buyer's charge into escrow, then either the payout to
@@ -191,9 +187,6 @@ export const watchlist = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.carId] }), index('watchlist_car_idx').on(t.carId)],
 );
-
-export const SUPPORT_CATEGORIES = ['general', 'buying', 'selling', 'payments', 'technical', 'escrow'] as const;
-export const SUPPORT_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 
 export const supportTickets = pgTable(
   'support_tickets',

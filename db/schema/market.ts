@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { CHAT_MESSAGE_TYPES, NOTIFICATION_TYPES, type ChatMessageType, type NotificationType } from '@common/enums.ts';
 import { cars } from './catalogue.ts';
+import { quoted } from './sql-lists.ts';
 import { users } from './users.ts';
 
 export const bids = pgTable(
@@ -25,9 +27,6 @@ export const bids = pgTable(
   ],
 );
 
-export const CHAT_MESSAGE_TYPES = ['message', 'question', 'bid'] as const;
-export type ChatMessageType = (typeof CHAT_MESSAGE_TYPES)[number];
-
 export const chatMessages = pgTable(
   'chat_messages',
   {
@@ -46,16 +45,13 @@ export const chatMessages = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('chat_messages_type', sql`${t.type} in ('message', 'question', 'bid')`),
+    check('chat_messages_type', sql`${t.type} in (${quoted(CHAT_MESSAGE_TYPES)})`),
     check('chat_messages_length', sql`char_length(${t.message}) between 1 and 1000`),
     check('chat_messages_bid_link', sql`(${t.type} = 'bid') = (${t.bidId} is not null)`),
     index('chat_messages_car_idx').on(t.carId, t.id),
     index('chat_messages_user_idx').on(t.userId, t.createdAt.desc()),
   ],
 );
-
-export const NOTIFICATION_TYPES = ['bid', 'message', 'system'] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const notifications = pgTable(
   'notifications',
@@ -72,7 +68,7 @@ export const notifications = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('notifications_type', sql`${t.type} in ('bid', 'message', 'system')`),
+    check('notifications_type', sql`${t.type} in (${quoted(NOTIFICATION_TYPES)})`),
     index('notifications_user_idx').on(t.userId, t.id.desc()),
     index('notifications_unread_idx')
       .on(t.userId)

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { quoted } from './sql-lists.ts';
 
 export const users = pgTable(
   'users',
@@ -77,6 +78,6 @@ export const emailTokens = pgTable(
   },
   (t) => [
     index('email_tokens_user_kind_idx').on(t.userId, t.kind),
-    check('email_tokens_kind', sql`${t.kind} in ('verify-email', 'reset-password')`),
+    check('email_tokens_kind', sql`${t.kind} in (${quoted(EMAIL_TOKEN_KINDS)})`),
   ],
 );

@@ -1,8 +1,9 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor, Transaction } from '../../../db/client.ts';
-import { MAX_PHOTOS_PER_CAR, cars, sellers, watchlist, type CarBodyStyle, type CarCondition, type StoredPhoto } from '../../../db/schema/index.ts';
+import { cars, sellers, watchlist, type StoredPhoto } from '../../../db/schema/index.ts';
 import { carSearchText } from '../../../db/search-text.ts';
+import { PHOTO_LIMITS, type CarBodyStyle, type CarCondition } from '@common/listing.ts';
 import { formatUsd } from '@common/pricing.ts';
 import type { CarDetail, CarPhoto, CarStatus } from '@common/api-types.ts';
 import { conflict, notFound, validationFailed } from '../lib/errors.ts';
@@ -369,8 +370,8 @@ function assertEditable(car: CarRow): void {
 }
 
 function assertRoomForPhoto(car: CarRow): void {
-  if (car.photos.length >= MAX_PHOTOS_PER_CAR) {
-    throw conflict('TOO_MANY_PHOTOS', `A listing can have at most ${MAX_PHOTOS_PER_CAR} photos`, { limit: MAX_PHOTOS_PER_CAR });
+  if (car.photos.length >= PHOTO_LIMITS.maxPhotos) {
+    throw conflict('TOO_MANY_PHOTOS', `A listing can have at most ${PHOTO_LIMITS.maxPhotos} photos`, { limit: PHOTO_LIMITS.maxPhotos });
   }
 }
 

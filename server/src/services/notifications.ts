@@ -1,6 +1,7 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
-import { notifications, type NotificationType } from '../../../db/schema/index.ts';
+import { notifications } from '../../../db/schema/index.ts';
+import type { NotificationType } from '@common/enums.ts';
 import { notFound } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 

@@ -1,12 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
-import { supportTickets, users, type SUPPORT_CATEGORIES, type SUPPORT_PRIORITIES } from '../../../db/schema/index.ts';
+import { supportTickets, users } from '../../../db/schema/index.ts';
+import type { SupportCategory, SupportPriority } from '@common/enums.ts';
 import { notFound, validationFailed } from '../lib/errors.ts';
 import type { Mailer, OutgoingMail } from '../plugins/mailer.ts';
-
-export type SupportCategory = (typeof SUPPORT_CATEGORIES)[number];
-export type SupportPriority = (typeof SUPPORT_PRIORITIES)[number];
 
 export interface SupportTicket {
   id: string;

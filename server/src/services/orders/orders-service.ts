@@ -2,7 +2,8 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor, Transaction } from '../../../../db/client.ts';
-import { bids, cars, orderEvents, orders, payments, sellers, testimonials, type PaymentMethod } from '../../../../db/schema/index.ts';
+import { bids, cars, orderEvents, orders, payments, sellers, testimonials } from '../../../../db/schema/index.ts';
+import type { PaymentMethod } from '@common/enums.ts';
 import { ESCROW_PLANS, smallestPlanFor, type EscrowPlanId } from '@common/escrow-plans.ts';
 import {
   DEADLINE_REMINDER_DAYS,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PaymentMethod } from '../../../../db/schema/index.ts';
+import type { PaymentMethod } from '@common/enums.ts';
 
 /**
  * Where escrow money actually moves: the buyer's payment in, the seller's payout or the buyer's
