@@ -1,5 +1,6 @@
 import type { InferInsertModel } from 'drizzle-orm';
-import { carImagePath, type BodyStyle } from '../../server/src/media/car-illustration.ts';
+import { carImagePath } from '@common/car-images.ts';
+import type { CarBodyStyle } from '@common/listing.ts';
 import type { cars, sellers } from '../schema/index.ts';
 import { carSearchText } from '../search-text.ts';
 
@@ -8,7 +9,7 @@ type Random = () => number;
 interface ModelSpec {
   make: string;
   model: string;
-  bodyStyle: BodyStyle;
+  bodyStyle: CarBodyStyle;
   /** Typical price of a recent example, in dollars. */
   basePrice: number;
 }

@@ -3,10 +3,11 @@
  * customer reviews of those cars and marketplace testimonials.
  *
  * Pure data. Images are not stored here: each car's gallery is rendered from
- * `bodyStyle`, `colorHex` and `views` (see server/src/media/car-illustration.ts).
+ * `bodyStyle`, `colorHex` and `views` (see common/car-images.ts).
  * All dates are ISO 8601 UTC strings.
  */
-import type { BodyStyle, CarView } from '../../server/src/media/car-illustration.ts';
+import type { CarView } from '@common/car-images.ts';
+import type { CarBodyStyle, CarCondition } from '@common/listing.ts';
 
 export interface SampleSeller {
   key: string;
@@ -27,8 +28,8 @@ export interface SampleCar {
   price: number;
   marketValue: number;
   mileage: number;
-  condition: 'Excellent' | 'Like New';
-  bodyStyle: BodyStyle;
+  condition: CarCondition;
+  bodyStyle: CarBodyStyle;
   colorHex: string;
   colorName: string;
   location: string;

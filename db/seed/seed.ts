@@ -1,5 +1,5 @@
 import { count, sql } from 'drizzle-orm';
-import { carImagePath } from '../../server/src/media/car-illustration.ts';
+import { carImagePath } from '@common/car-images.ts';
 import type { Database, Executor } from '../client.ts';
 import { cars, reviews, sellers, testimonials, users } from '../schema/index.ts';
 import { hashPassword } from '../../server/src/services/passwords.ts';

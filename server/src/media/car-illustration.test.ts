@@ -1,19 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import {
-  BODY_STYLES,
-  CAR_VIEWS,
-  carImagePath,
-  isBodyStyle,
-  isCarView,
-  isColorHex,
-  renderCarSvg,
-} from './car-illustration.ts';
-import type { BodyStyle, CarView } from './car-illustration.ts';
+import { CAR_VIEWS, type CarView } from '@common/car-images.ts';
+import { CAR_BODY_STYLES, type CarBodyStyle } from '@common/listing.ts';
+import { isBodyStyle, renderCarSvg } from './car-illustration.ts';
 
 const COLOUR = 'C0121C';
 
 describe('renderCarSvg', () => {
-  for (const bodyStyle of BODY_STYLES) {
+  for (const bodyStyle of CAR_BODY_STYLES) {
     for (const view of CAR_VIEWS) {
       it(`renders ${bodyStyle} / ${view}`, () => {
         const svg = renderCarSvg({ bodyStyle, colorHex: COLOUR, view });
@@ -39,16 +32,16 @@ describe('renderCarSvg', () => {
   });
 
   it('draws a different silhouette for every body style in the side view', () => {
-    const bodies = BODY_STYLES.map((bodyStyle) => {
+    const bodies = CAR_BODY_STYLES.map((bodyStyle) => {
       const svg = renderCarSvg({ bodyStyle, colorHex: COLOUR, view: 'side' });
       // Compare the body outline (the painted path with wheel arches), not just the id prefixes.
       const path = /<path d="(M[^"]*A[^"]*Z)" fill="url\(#[^"]+-b\)"\/>/.exec(svg);
       expect(path).not.toBeNull();
       return path?.[1] ?? '';
     });
-    expect(new Set(bodies).size).toBe(BODY_STYLES.length);
-    const whole = BODY_STYLES.map((bodyStyle) => renderCarSvg({ bodyStyle, colorHex: COLOUR, view: 'side' }));
-    expect(new Set(whole).size).toBe(BODY_STYLES.length);
+    expect(new Set(bodies).size).toBe(CAR_BODY_STYLES.length);
+    const whole = CAR_BODY_STYLES.map((bodyStyle) => renderCarSvg({ bodyStyle, colorHex: COLOUR, view: 'side' }));
+    expect(new Set(whole).size).toBe(CAR_BODY_STYLES.length);
   });
 
   it('uses ids that are unique per rendered document', () => {
@@ -77,7 +70,7 @@ describe('renderCarSvg', () => {
 
   it('throws on invalid input', () => {
     const bad = (bodyStyle: string, colorHex: string, view: string) => () =>
-      renderCarSvg({ bodyStyle: bodyStyle as BodyStyle, colorHex, view: view as CarView });
+      renderCarSvg({ bodyStyle: bodyStyle as CarBodyStyle, colorHex, view: view as CarView });
     expect(bad('truck', 'c0121c', 'side')).toThrow(Error);
     expect(bad('sports', 'c0121c', 'top')).toThrow(Error);
     expect(bad('sports', '#c0121c', 'side')).toThrow(Error);
@@ -86,32 +79,9 @@ describe('renderCarSvg', () => {
     expect(bad('sports', '', 'side')).toThrow(Error);
     expect(bad('', 'c0121c', '')).toThrow(Error);
   });
-});
 
-describe('carImagePath', () => {
-  it('formats the media path with a lower-case colour', () => {
-    expect(carImagePath('sports', 'C0121C', 'side')).toBe('/media/cars/sports/c0121c/side.svg');
-    expect(carImagePath('suv', '1f3a93', 'interior')).toBe('/media/cars/suv/1f3a93/interior.svg');
-  });
-});
-
-describe('guards', () => {
-  it('isColorHex accepts exactly six hex digits', () => {
-    expect(isColorHex('a1B2c3')).toBe(true);
-    expect(isColorHex('000000')).toBe(true);
-    expect(isColorHex('#a1b2c3')).toBe(false);
-    expect(isColorHex('abc')).toBe(false);
-    expect(isColorHex('zzzzzz')).toBe(false);
-    expect(isColorHex('a1b2c3d')).toBe(false);
-    expect(isColorHex('')).toBe(false);
-  });
-
-  it('isBodyStyle and isCarView recognise only the known values', () => {
-    for (const s of BODY_STYLES) expect(isBodyStyle(s)).toBe(true);
-    for (const v of CAR_VIEWS) expect(isCarView(v)).toBe(true);
+  it('the media route accepts every body style of a listing, and only those', () => {
+    for (const s of CAR_BODY_STYLES) expect(isBodyStyle(s)).toBe(true);
     expect(isBodyStyle('truck')).toBe(false);
-    expect(isBodyStyle('Sports')).toBe(false);
-    expect(isCarView('top')).toBe(false);
-    expect(isCarView('')).toBe(false);
   });
 });

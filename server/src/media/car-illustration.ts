@@ -3,44 +3,15 @@
  *
  * Renders a standalone SVG document (800×500, 16:10) of a stylised car in a
  * dark studio with a champagne-tinted spotlight, so listings and galleries have
- * images without any network access. Pure: no I/O, no dependencies.
+ * images without any network access. Pure: no I/O, nothing beyond common/. Every body style of
+ * common/listing.ts has its own silhouette.
  */
 
-export const BODY_STYLES = ['sports', 'coupe', 'convertible', 'sedan', 'suv'] as const;
-export type BodyStyle = (typeof BODY_STYLES)[number];
+import { assertCarImage, type CarView } from '@common/car-images.ts';
+import type { CarBodyStyle as BodyStyle } from '@common/listing.ts';
 
-export const CAR_VIEWS = ['side', 'front', 'rear', 'interior'] as const;
-export type CarView = (typeof CAR_VIEWS)[number];
-
-export function isBodyStyle(v: string): v is BodyStyle {
-  return typeof v === 'string' && (BODY_STYLES as readonly string[]).includes(v);
-}
-
-export function isCarView(v: string): v is CarView {
-  return typeof v === 'string' && (CAR_VIEWS as readonly string[]).includes(v);
-}
-
-/** Exactly six hexadecimal digits, without a leading '#'. */
-export function isColorHex(v: string): boolean {
-  return typeof v === 'string' && /^[0-9a-fA-F]{6}$/.test(v);
-}
-
-function assertInputs(bodyStyle: unknown, colorHex: unknown, view: unknown): void {
-  if (typeof bodyStyle !== 'string' || !isBodyStyle(bodyStyle)) {
-    throw new Error(`Unknown body style: ${String(bodyStyle)}`);
-  }
-  if (typeof colorHex !== 'string' || !isColorHex(colorHex)) {
-    throw new Error(`Invalid colour (expected 6 hex digits without '#'): ${String(colorHex)}`);
-  }
-  if (typeof view !== 'string' || !isCarView(view)) {
-    throw new Error(`Unknown car view: ${String(view)}`);
-  }
-}
-
-export function carImagePath(bodyStyle: BodyStyle, colorHex: string, view: CarView): string {
-  assertInputs(bodyStyle, colorHex, view);
-  return `/media/cars/${bodyStyle}/${colorHex.toLowerCase()}/${view}.svg`;
-}
+/** The media route's checks of a requested illustration. */
+export { isCarBodyStyle as isBodyStyle, isCarView, isColorHex } from '@common/car-images.ts';
 
 // ---------------------------------------------------------------------------
 // Colour helpers
@@ -197,6 +168,19 @@ interface SideSpec {
   behind?: (x: Ctx) => string;
 }
 
+const SEDAN_SIDE: SideSpec = {
+  start: [94, 376],
+  top: 'L92 332Q92 304 114 298L238 290C272 266 302 236 342 230L472 226C512 226 540 248 570 282Q650 290 702 304Q716 310 716 330L712 364Q706 376 688 376',
+  wheels: [222, 600],
+  r: 45,
+  cy: 365,
+  glass: 'M264 287C292 262 314 243 346 238L470 235C502 237 526 256 552 283Z',
+  lines: 'M300 290Q302 330 306 372M424 286L424 372M552 284Q562 300 562 330',
+  pillars: 'M292 252L300 290M424 234L424 288',
+  head: 'M672 302L708 310Q713 318 704 320L670 312Z',
+  tail: 'M94 306L130 300L130 312L94 318Z',
+};
+
 const SIDE: Record<BodyStyle, SideSpec> = {
   sports: {
     start: [110, 376],
@@ -241,17 +225,16 @@ const SIDE: Record<BodyStyle, SideSpec> = {
       `<path d="M236 296Q280 262 340 262Q356 264 358 294Z" fill="url(#${p}-b)"/>` +
       `<path d="M418 292Q424 268 452 268Q470 272 472 290" fill="none" stroke="#111" stroke-width="7"/>`,
   },
-  sedan: {
-    start: [94, 376],
-    top: 'L92 332Q92 304 114 298L238 290C272 266 302 236 342 230L472 226C512 226 540 248 570 282Q650 290 702 304Q716 310 716 330L712 364Q706 376 688 376',
-    wheels: [222, 600],
-    r: 45,
-    cy: 365,
-    glass: 'M264 287C292 262 314 243 346 238L470 235C502 237 526 256 552 283Z',
-    lines: 'M300 290Q302 330 306 372M424 286L424 372M552 284Q562 300 562 330',
-    pillars: 'M292 252L300 290M424 234L424 288',
-    head: 'M672 302L708 310Q713 318 704 320L670 312Z',
-    tail: 'M94 306L130 300L130 312L94 318Z',
+  sedan: SEDAN_SIDE,
+  // A sedan's nose and doors with the roof carried back to an upright tailgate.
+  wagon: {
+    ...SEDAN_SIDE,
+    top: 'L92 306Q92 240 122 234L472 226C512 226 540 248 570 282Q650 290 702 304Q716 310 716 330L712 364Q706 376 688 376',
+    glass: 'M118 287L124 246Q126 242 134 242L470 235C502 237 526 256 552 283Z',
+    lines: 'M300 290Q302 330 306 372M424 286L424 372M552 284Q562 300 562 330M96 300H112',
+    pillars: 'M292 240L300 290M424 234L424 288M196 240L198 288',
+    tail: 'M92 250L104 250L104 296L92 296Z',
+    extra: () => `<path d="M140 230L460 223" stroke="#1a1a1a" stroke-width="4" stroke-linecap="round"/>`,
   },
   suv: {
     start: [92, 372],
@@ -336,6 +319,7 @@ const FACE: Record<BodyStyle, FaceSpec> = {
   convertible: { hw: 252, sh: 306, rw: 168, ry: 248, by: 394, tw: 58 },
   sedan: { hw: 248, sh: 298, rw: 162, ry: 208, by: 392, tw: 56 },
   suv: { hw: 272, sh: 262, rw: 200, ry: 170, by: 388, tw: 70 },
+  wagon: { hw: 248, sh: 298, rw: 170, ry: 204, by: 392, tw: 56 },
 };
 
 function faceView(x: Ctx, rear: boolean): string {
@@ -345,7 +329,8 @@ function faceView(x: Ctx, rear: boolean): string {
   const R = 400 + f.hw;
   const { sh, by, rw, ry } = f;
   const open = style === 'convertible';
-  const dip = style === 'suv' || style === 'sedan' ? -4 : 4; // sculpted bonnet between the wings
+  const upright = style === 'suv' || style === 'sedan' || style === 'wagon';
+  const dip = upright ? -4 : 4; // sculpted bonnet between the wings
   const body =
     `M${L + 16} ${by}Q${L} ${by} ${L} ${by - 16}L${L} ${sh + 26}C${L} ${sh + 6} ${L + 14} ${sh} ${L + 46} ${sh - 3}` +
     `C${400 - 100} ${sh - 8} ${400 - 80} ${sh + dip} 400 ${sh + dip}C${400 + 80} ${sh + dip} ${400 + 100} ${sh - 8} ${R - 46} ${sh - 3}` +
@@ -369,6 +354,7 @@ function faceView(x: Ctx, rear: boolean): string {
       convertible: `M${L + 22} ${lampY}Q${L + 80} ${lampY + 2} ${L + 116} ${lampY + 14}L${L + 104} ${lampY + 26}Q${L + 50} ${lampY + 22} ${L + 26} ${lampY + 14}Z`,
       sedan: `M${L + 20} ${lampY}L${L + 122} ${lampY + 4}L${L + 118} ${lampY + 24}L${L + 22} ${lampY + 20}Z`,
       suv: `M${L + 22} ${lampY}L${L + 112} ${lampY}L${L + 112} ${lampY + 26}L${L + 22} ${lampY + 26}Z`,
+      wagon: `M${L + 20} ${lampY}L${L + 120} ${lampY + 2}L${L + 116} ${lampY + 22}L${L + 22} ${lampY + 20}Z`,
     };
     half +=
       `<path d="${lamp[style]}" fill="#eef4fa" stroke="#6f7883" stroke-width="2"/>` +
@@ -380,10 +366,11 @@ function faceView(x: Ctx, rear: boolean): string {
       convertible: [100, sh + 30, by - 24],
       sedan: [46, sh + 10, by - 44],
       suv: [84, sh + 10, by - 54],
+      wagon: [52, sh + 10, by - 44],
     };
     const [gw, gt, gb] = g[style];
     let slats = '';
-    const vertical = style === 'sedan' || style === 'suv';
+    const vertical = upright;
     for (let i = 1; i < 8; i++) {
       slats += vertical
         ? `M${n(400 - gw + (i * gw) / 4)} ${gt + 4}V${gb - 4}`
@@ -484,11 +471,12 @@ const STYLE_WORD: Record<BodyStyle, string> = {
   convertible: 'convertible',
   sedan: 'sedan',
   suv: 'SUV',
+  wagon: 'wagon',
 };
 
 export function renderCarSvg(opts: { bodyStyle: BodyStyle; colorHex: string; view: CarView }): string {
   const { bodyStyle, colorHex, view } = opts;
-  assertInputs(bodyStyle, colorHex, view);
+  assertCarImage(bodyStyle, colorHex, view);
   const hex = colorHex.toLowerCase();
   const p = `${bodyStyle}-${hex}-${view}`;
   const ctx: Ctx = { p, c: palette(hex), style: bodyStyle };
