@@ -3,13 +3,13 @@ import { Link, useParams } from 'react-router-dom';
 import { ConnectionBanner } from '../../../components/ui/connection-banner.tsx';
 import { GaugeIcon, MapPinIcon, ShieldCheckIcon, UserIcon } from '../../../components/ui/icons.tsx';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
+import { parseRouteId } from '../../../lib/route-id.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-user.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import type { CarDetail } from '../api/car-room-api.ts';
 import { useCarRoom } from '../hooks/use-car-room.ts';
 import { formatMileage, formatRating } from '../lib/format.ts';
-import { parseCarId } from '../lib/car-id.ts';
 import { carStatusNotice } from '../lib/car-status.ts';
 import { auctionView, currentMinimumBid, maximumBid, orderToShow, type CarRoom } from '../stores/car-room-merge.ts';
 import { ownCarKey, syncRoom, useCarRoomStore } from '../stores/car-room-store.ts';
@@ -24,7 +24,7 @@ import './car-room.css';
 /** `/car/:id` (spec §2 Car detail): the car, its live counters, bids and discussion. */
 export function CarDetailScreen() {
   const { id } = useParams();
-  const carId = parseCarId(id);
+  const carId = parseRouteId(id);
   const room = useCarRoom(carId);
   useRefreshUnverifiedUser();
 

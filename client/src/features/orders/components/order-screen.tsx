@@ -6,6 +6,7 @@ import { LoadingStatus } from '../../../components/ui/spinner.tsx';
 import { nextStepText, orderRole, roleLabel, type OrderRole } from '../../../lib/order-progress.ts';
 import { orderStatusLabel, orderStatusTone } from '../../../lib/order-status.ts';
 import { formatDateTime } from '../../../lib/relative-time.ts';
+import { parseRouteId } from '../../../lib/route-id.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { useNow } from '../../../lib/use-now.ts';
@@ -16,13 +17,6 @@ import { OrderActions } from './order-actions.tsx';
 import { OrderRecords, OrderSummary } from './order-details.tsx';
 import { OrderTimeline } from './order-timeline.tsx';
 import './orders.css';
-
-/** "/orders/12" → 12; anything that is not a positive integer id → null (shown as not found). */
-export function parseOrderId(raw: string | undefined): number | null {
-  if (!raw || !/^\d{1,10}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id >= 1 && id <= 2_147_483_647 ? id : null;
-}
 
 /** `/orders/:id`: one escrow order for its buyer or seller; anyone signed out goes to /login and back. */
 export function OrderScreen() {
@@ -35,7 +29,7 @@ export function OrderScreen() {
     const from = `${location.pathname}${location.search}${location.hash}`;
     return <Navigate to="/login" replace state={{ from }} />;
   }
-  const orderId = parseOrderId(id);
+  const orderId = parseRouteId(id);
   if (orderId === null) return <OrderNotFound />;
   // A new user (signed in elsewhere) starts from a fresh read.
   return <LiveOrder key={`${userId}:${orderId}`} orderId={orderId} userId={userId} />;

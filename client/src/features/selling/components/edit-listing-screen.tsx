@@ -13,6 +13,7 @@ import {
   listingStatusLabel,
   listingStatusTone,
 } from '../../../lib/listing-status.ts';
+import { parseRouteId } from '../../../lib/route-id.ts';
 import { useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-user.ts';
@@ -45,13 +46,6 @@ import { UnverifiedSellerNotice } from './unverified-seller-notice.tsx';
 import { UploadList } from './upload-list.tsx';
 import './selling.css';
 
-/** "12" → 12; anything that is not a positive integer id → null. */
-function parseId(raw: string | undefined): number | null {
-  if (!raw || !/^\d{1,10}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id >= 1 && id <= 2_147_483_647 ? id : null;
-}
-
 /** `/sell/:id/edit`: the seller's own listing; anyone else sees that there is no such listing. */
 export function EditListingScreen() {
   useRefreshUnverifiedUser();
@@ -63,7 +57,7 @@ export function EditListingScreen() {
     const from = `${location.pathname}${location.search}${location.hash}`;
     return <Navigate to="/login" replace state={{ from }} />;
   }
-  const carId = parseId(id);
+  const carId = parseRouteId(id);
   if (carId === null) return <ListingNotFound />;
   return <EditListing key={`${carId}:${user.id}`} carId={carId} user={user} />;
 }
