@@ -7,7 +7,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import * as schema from './schema/index.ts';
-import { fromProjectRoot } from '../server/src/lib/project-root.ts';
+import { fromProjectRoot } from './project-root.ts';
 
 export type Schema = typeof schema;
 /** One drizzle handle type for both drivers; code above this layer never knows which it has. */

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { PROJECT_ROOT as root } from '../lib/project-root.ts';
+import { PROJECT_ROOT as root } from '../../../db/project-root.ts';
 
 const children: ChildProcess[] = [
   spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), 'watch', '--clear-screen=false', 'server/src/server.ts'], {

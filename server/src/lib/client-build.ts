@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT as root } from './project-root.ts';
+import { PROJECT_ROOT as root } from '../../../db/project-root.ts';
 
 const builtIndex = join(root, 'client/dist/index.html');
 const clientSources = ['client/src', 'client/public', 'client/index.html', 'client/vite.config.ts', 'client/vite-precompress.ts', 'common'].map((p) => join(root, p));

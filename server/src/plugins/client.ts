@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
-import { fromProjectRoot } from '../lib/project-root.ts';
+import { fromProjectRoot } from '../../../db/project-root.ts';
 import { heroImageTag, SCREEN_MODULES, screenPreloadTags, withHeadTags, type ViteManifest } from '../lib/page-preloads.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 
