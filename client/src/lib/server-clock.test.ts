@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   clockEstimate,
+  clockOffset,
   dateHeaderBounds,
   recordServerDate,
   recordServerTime,
@@ -13,6 +14,15 @@ import {
 const SERVER = Date.parse('2026-06-01T12:00:00.000Z');
 
 afterEach(() => resetServerClock());
+
+describe('clockOffset: the server clock decides, not this device', () => {
+  it('measures the offset as serverTime minus the local arrival time', () => {
+    // The device runs 10 minutes fast: it received at 12:10 local what the server stamped 12:00.
+    expect(clockOffset('2026-06-01T12:00:00.000Z', SERVER + 600_000)).toBe(-600_000);
+    expect(clockOffset('2026-06-01T12:00:00.000Z', SERVER - 2_500)).toBe(2_500);
+    expect(clockOffset('not a time', SERVER)).toBeNull();
+  });
+});
 
 describe('server clock estimate', () => {
   it('is 0 until measured, then serverTime minus the arrival time, re-measured on every read', () => {

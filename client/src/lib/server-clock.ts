@@ -1,5 +1,3 @@
-import { clockOffset } from './auction-countdown.ts';
-
 /**
  * This browser's estimate of the server's clock, for countdowns: a device clock can be minutes
  * off, and the server decides by its own. One estimate per tab (the skew is the device's).
@@ -7,7 +5,7 @@ import { clockOffset } from './auction-countdown.ts';
  * - Exact samples: a car's `serverTime` (its detail answer), offset = serverTime − the local time
  *   the answer arrived. Taken on every read of a car, so a reconnect's re-read re-measures it.
  * - Coarse samples: the HTTP `Date` header of any API answer (whole seconds), for screens that
- *   read no car detail (the listing). The server's clock read some time within [Date, Date + 1 s)
+ *   read no car detail (the listing, an order). The server's clock read some time within [Date, Date + 1 s)
  *   while the request was out, which bounds the offset. A held estimate inside those bounds is
  *   kept (so countdowns do not jitter); one outside them is stale (the device clock was changed,
  *   or it slept) and gives way to the middle of the bounds.
@@ -18,6 +16,22 @@ export interface ClockEstimate {
   offsetMs: number;
   /** From a `serverTime` (exact) or from a `Date` header (to about half a second). */
   exact: boolean;
+}
+
+/** Milliseconds since the epoch for an ISO time; null when unreadable. */
+export function timeOf(iso: string | null | undefined): number | null {
+  if (!iso) return null;
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? null : time;
+}
+
+/**
+ * How far the server's clock is ahead of this browser's (negative: behind): its `serverTime`
+ * minus the local time its answer arrived. Null for an unreadable time.
+ */
+export function clockOffset(serverTime: string, receivedAt: number): number | null {
+  const server = timeOf(serverTime);
+  return server === null || !Number.isFinite(receivedAt) ? null : server - receivedAt;
 }
 
 /** Rounding room when comparing a held estimate with a `Date` header's bounds. */

@@ -1,5 +1,5 @@
-import { countdownView, extensionsText } from '../../lib/auction-countdown.ts';
-import { useSecondsLeft, useShowsExtended } from '../../lib/use-countdown.ts';
+import { countdownView, extensionsText, timeLeftText, useSecondsLeft, useShowsExtended } from '../../lib/countdown.ts';
+import { formatDateTime } from '../../lib/relative-time.ts';
 import { ClockIcon } from './icons.tsx';
 import './countdown.css';
 
@@ -17,23 +17,8 @@ export function formatAuctionEnd(iso: string): string {
   return Number.isNaN(time) ? '' : endFormatter.format(time);
 }
 
-/**
- * Time left in an auction, ticking on its own (the page around it does not re-render), on the
- * server's clock as this browser estimates it. Urgent in the last five minutes; "Extended" for a
- * while after a late bid moved the end; "Ended" at zero. It never says how the auction ended:
- * that is the server's to say.
- *
- * `size="lg"` (the car page) also shows the end time and the number of extensions, and announces
- * urgency, extensions and the end to screen readers; `size="sm"` (cards, lists) stays quiet.
- */
-export function Countdown({
-  endsAt,
-  size = 'sm',
-  extendedAt = null,
-  extensions = 0,
-  label = 'Ends in',
-  testId = 'auction-countdown',
-}: {
+interface AuctionCountdownProps {
+  variant?: 'auction';
   endsAt: string;
   size?: 'sm' | 'lg';
   /** Local time (ms) a later end was seen, for the "Extended" notice. */
@@ -42,7 +27,67 @@ export function Countdown({
   extensions?: number;
   label?: string;
   testId?: string;
-}) {
+}
+
+interface DeadlineCountdownProps {
+  variant: 'deadline';
+  endsAt: string;
+  /** "Time left to pay": said before the time left. */
+  label: string;
+  /** "Pay by": said before the deadline itself. */
+  untilLabel: string;
+  /** Said instead once the deadline has passed (the server then decides what follows). */
+  overText: string;
+  testId?: string;
+}
+
+/**
+ * Time left until a deadline, ticking on its own (the page around it does not re-render), on the
+ * server's clock as this browser estimates it. It never says what happened at zero: that is the
+ * server's to say.
+ *
+ * An auction (the default variant): urgent in the last five minutes; "Extended" for a while after
+ * a late bid moved the end; "Ended" at zero. `size="lg"` (the car page) also shows the end time
+ * and the number of extensions, and announces urgency, extensions and the end to screen readers;
+ * `size="sm"` (cards, lists) stays quiet.
+ *
+ * `variant="deadline"` (an order's payment window or inspection period): a sentence with the time
+ * left and the deadline, and `overText` once it has passed.
+ */
+export function Countdown(props: AuctionCountdownProps | DeadlineCountdownProps) {
+  return props.variant === 'deadline' ? <DeadlineCountdown {...props} /> : <AuctionCountdown {...props} />;
+}
+
+function DeadlineCountdown({ endsAt, label, untilLabel, overText, testId = 'deadline-countdown' }: DeadlineCountdownProps) {
+  const seconds = useSecondsLeft(endsAt) ?? 0;
+  return (
+    <p className="countdown countdown--deadline" data-testid={testId}>
+      <ClockIcon size={18} />
+      {seconds > 0 ? (
+        <span>
+          {label}:{' '}
+          <strong className="countdown__time" role="timer">
+            {timeLeftText(seconds)}
+          </strong>{' '}
+          <span className="countdown__until">
+            {untilLabel} <time dateTime={endsAt}>{formatDateTime(endsAt)}</time>
+          </span>
+        </span>
+      ) : (
+        <span>{overText}</span>
+      )}
+    </p>
+  );
+}
+
+function AuctionCountdown({
+  endsAt,
+  size = 'sm',
+  extendedAt = null,
+  extensions = 0,
+  label = 'Ends in',
+  testId = 'auction-countdown',
+}: AuctionCountdownProps) {
   const seconds = useSecondsLeft(endsAt);
   const extended = useShowsExtended(extendedAt);
   const view = countdownView(seconds ?? 0);

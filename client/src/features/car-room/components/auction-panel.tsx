@@ -7,7 +7,7 @@ import { GavelIcon, ReceiptIcon, ShieldCheckIcon } from '../../../components/ui/
 import { errorMessage } from '../../../lib/api-client.ts';
 import { newIdempotencyKey } from '../../../lib/idempotency-key.ts';
 import { serverNow } from '../../../lib/server-clock.ts';
-import { useSecondsLeft } from '../../../lib/use-countdown.ts';
+import { useSecondsLeft } from '../../../lib/countdown.ts';
 import type { OrderWithEvents } from '../api/car-room-api.ts';
 import type { AuctionView } from '../stores/car-room-merge.ts';
 import { acceptHighestBidOf, refreshDetail } from '../stores/car-room-store.ts';

@@ -1,6 +1,6 @@
 import { AUCTION_BID_LIMIT, type AuctionOutcome } from '@common/auction-rules.ts';
 import { minimumBid } from '@common/bid-rules.ts';
-import { isExtension, laterEnd } from '../../../lib/auction-countdown.ts';
+import { isExtension, laterEnd } from '../../../lib/countdown.ts';
 import { isFinalOrderStatus } from '../../../lib/order-progress.ts';
 import { mergeOrderList } from '../../../lib/order-merge.ts';
 import type { AuctionResult, Bid, CarDetail, CarStatus, ChatMessage, Order } from '../api/car-room-api.ts';

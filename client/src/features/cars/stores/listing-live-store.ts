@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
-import { isExtension, laterEnd } from '../../../lib/auction-countdown.ts';
+import { isExtension, laterEnd } from '../../../lib/countdown.ts';
 import { recordServerTime } from '../../../lib/server-clock.ts';
 import { emitIfConnected, getSocket, onSocketConnect } from '../../../lib/socket.ts';
 import { getCarAuction } from '../api/get-cars.ts';

@@ -12,7 +12,7 @@ import { newIdempotencyKey } from '../../../lib/idempotency-key.ts';
 import { canWithdraw, listingStatusLabel, listingStatusTone } from '../../../lib/listing-status.ts';
 import { formatDateTime } from '../../../lib/relative-time.ts';
 import { recordServerTime } from '../../../lib/server-clock.ts';
-import { useSecondsLeft } from '../../../lib/use-countdown.ts';
+import { useSecondsLeft } from '../../../lib/countdown.ts';
 import { useResource } from '../../../lib/use-resource.ts';
 import {
   acceptBid,

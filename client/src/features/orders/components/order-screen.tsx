@@ -1,17 +1,16 @@
 import { useCallback, useEffect, useId, useRef } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router-dom';
 import { ConnectionBanner } from '../../../components/ui/connection-banner.tsx';
-import { ArrowLeftIcon, ClockIcon } from '../../../components/ui/icons.tsx';
+import { Countdown } from '../../../components/ui/countdown.tsx';
+import { ArrowLeftIcon } from '../../../components/ui/icons.tsx';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
 import { nextStepText, orderRole, roleLabel, type OrderRole } from '../../../lib/order-progress.ts';
 import { orderStatusLabel, orderStatusTone } from '../../../lib/order-status.ts';
-import { formatDateTime } from '../../../lib/relative-time.ts';
 import { parseRouteId } from '../../../lib/route-id.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
-import { useNow } from '../../../lib/use-now.ts';
 import type { OrderWithEvents } from '../api/orders-api.ts';
-import { formatCountdown, msUntil, orderDeadline, type OrderDeadline } from '../lib/countdown.ts';
+import { orderDeadline, type OrderDeadline } from '../lib/deadline.ts';
 import { closeOrder, openOrder, syncOrder, useOrderStore, type OrderEntry } from '../stores/order-store.ts';
 import { OrderActions } from './order-actions.tsx';
 import { OrderRecords, OrderSummary } from './order-details.tsx';
@@ -133,7 +132,7 @@ function OrderView({ order, role }: { order: OrderWithEvents; role: OrderRole })
             <p ref={nextRef} className="order-next__text" data-testid="order-next-step" aria-live="polite" tabIndex={-1}>
               {nextStepText(order, role)}
             </p>
-            {deadline && <Countdown deadline={deadline} />}
+            {deadline && <DeadlineCountdown deadline={deadline} />}
             <OrderActions order={order} role={role} onMoved={focusNextStep} />
           </section>
           <div className="order-grid__side">
@@ -151,32 +150,26 @@ function OrderView({ order, role }: { order: OrderWithEvents; role: OrderRole })
   );
 }
 
-const DEADLINE_WORDS: Record<OrderDeadline['kind'], { left: string; over: string }> = {
-  payment: { left: 'Time left to pay', over: 'The payment window has ended; the order is being cancelled.' },
-  inspection: { left: 'Inspection time left', over: 'The inspection period has ended; without a dispute the car counts as accepted.' },
+const DEADLINE_WORDS: Record<OrderDeadline['kind'], { left: string; until: string; over: string }> = {
+  payment: { left: 'Time left to pay', until: 'Pay by', over: 'The payment window has ended; the order is being cancelled.' },
+  inspection: {
+    left: 'Inspection time left',
+    until: 'Ends',
+    over: 'The inspection period has ended; without a dispute the car counts as accepted.',
+  },
 };
 
-/** A live countdown to the deadline the order runs against. */
-function Countdown({ deadline }: { deadline: OrderDeadline }) {
-  const now = useNow(1_000);
-  const left = msUntil(deadline.at, now);
+/** A live countdown (on the server's clock) to the deadline the order runs against. */
+function DeadlineCountdown({ deadline }: { deadline: OrderDeadline }) {
   const words = DEADLINE_WORDS[deadline.kind];
   return (
-    <p className="order-countdown" data-testid="order-countdown">
-      <ClockIcon size={18} />
-      {left > 0 ? (
-        <span>
-          {words.left}:{' '}
-          <strong className="order-countdown__value" role="timer">
-            {formatCountdown(left)}
-          </strong>{' '}
-          <span className="order-countdown__until">
-            {deadline.kind === 'payment' ? 'Pay by' : 'Ends'} <time dateTime={deadline.at}>{formatDateTime(deadline.at)}</time>
-          </span>
-        </span>
-      ) : (
-        <span>{words.over}</span>
-      )}
-    </p>
+    <Countdown
+      variant="deadline"
+      endsAt={deadline.at}
+      label={words.left}
+      untilLabel={words.until}
+      overText={words.over}
+      testId="order-countdown"
+    />
   );
 }

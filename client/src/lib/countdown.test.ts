@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  clockOffset,
   countdownView,
   EXTENDED_NOTICE_MS,
   extensionsText,
@@ -9,20 +8,14 @@ import {
   msToNextSecond,
   secondsLeft,
   showsExtended,
+  timeLeftText,
   URGENT_SECONDS,
-} from './auction-countdown.ts';
+} from './countdown.ts';
 
 const END = '2026-06-01T12:00:00.000Z';
 const endMs = Date.parse(END);
 
-describe('clockOffset and secondsLeft: the server clock decides, not this device', () => {
-  it('measures the offset as serverTime minus the local arrival time', () => {
-    // The device runs 10 minutes fast: it received at 12:10 local what the server stamped 12:00.
-    expect(clockOffset('2026-06-01T12:00:00.000Z', endMs + 600_000)).toBe(-600_000);
-    expect(clockOffset('2026-06-01T12:00:00.000Z', endMs - 2_500)).toBe(2_500);
-    expect(clockOffset('not a time', endMs)).toBeNull();
-  });
-
+describe('secondsLeft: the server clock decides, not this device', () => {
   it('counts the time left on the corrected clock, rounding up to whole seconds', () => {
     const fastBy = 600_000; // the device is 10 minutes ahead, so the offset is -10 min
     const localNow = endMs - 90_000 + fastBy; // 90 s before the end on the server's clock
@@ -72,6 +65,24 @@ describe('countdownView', () => {
     for (const zero of [0, -5, Number.NaN]) {
       expect(countdownView(zero), String(zero)).toEqual({ seconds: 0, text: 'Ended', spoken: 'Ended', urgent: false, ended: true });
     }
+  });
+});
+
+describe('timeLeftText: a deadline in a sentence', () => {
+  it('shows the two largest units that matter', () => {
+    expect(timeLeftText(2 * 86_400 + 4 * 3_600 + 59)).toBe('2 days 4 h');
+    expect(timeLeftText(86_400)).toBe('1 day');
+    expect(timeLeftText(3 * 3_600 + 12 * 60 + 5)).toBe('3 h 12 min');
+    expect(timeLeftText(4 * 60 + 5)).toBe('4 min 05 s');
+    expect(timeLeftText(45)).toBe('45 s');
+  });
+
+  it('takes the seconds as secondsLeft rounds them (up, stopping at zero)', () => {
+    expect(timeLeftText(secondsLeft(END, endMs - 1, 0))).toBe('1 s');
+    expect(timeLeftText(secondsLeft(END, endMs - 59_001, 0))).toBe('1 min 00 s');
+    expect(timeLeftText(secondsLeft(END, endMs, 0))).toBe('0 s');
+    expect(timeLeftText(secondsLeft(END, endMs + 5_000, 0))).toBe('0 s');
+    expect(timeLeftText(Number.NaN)).toBe('0 s');
   });
 });
 
