@@ -18,8 +18,8 @@ export const DIST = join(ROOT, 'server/dist');
 export const ENTRY_POINTS = {
   start: 'server/src/cli/start.ts',
   escrow: 'server/src/cli/escrow.ts',
-  migrate: 'db/cli/migrate.ts',
-  seed: 'db/cli/seed.ts',
+  migrate: 'server/src/cli/migrate.ts',
+  seed: 'server/src/cli/seed.ts',
 };
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.ts';
-import { hashPassword } from '../server/src/services/passwords.ts';
+import { hashPassword } from '../server/src/lib/passwords.ts';
 import { minimumBid } from '@common/bid-rules.ts';
 import { loadConfig, type ConfigError } from '../server/src/config.ts';
 import { freePort } from './helpers/app.ts';

@@ -2,7 +2,6 @@ import { count, sql } from 'drizzle-orm';
 import { carImagePath } from '@common/car-images.ts';
 import type { Database, Executor } from '../client.ts';
 import { cars, reviews, sellers, testimonials, users } from '../schema/index.ts';
-import { hashPassword } from '../../server/src/services/passwords.ts';
 import { carSearchText } from '../search-text.ts';
 import { SAMPLE_CARS, SAMPLE_REVIEWS, SAMPLE_SELLERS, SAMPLE_TESTIMONIALS } from './sample-data.ts';
 import { generateCars, generateSellers } from './generator.ts';
@@ -16,6 +15,8 @@ export interface SeedOptions {
    * database should get.
    */
   sellerPassword?: string | null;
+  /** Turns `sellerPassword` into the hash stored with the accounts: the caller's sign-in hashing. */
+  hashPassword?: (password: string) => Promise<string>;
   now?: Date;
 }
 
@@ -26,18 +27,24 @@ export const DEMO_SELLER_PASSWORD = 'Showroom#2024';
 export async function seedIfEmpty(db: Database, options: SeedOptions = {}): Promise<boolean> {
   const [row] = await db.select({ n: count() }).from(cars);
   if ((row?.n ?? 0) > 0) return false;
-  const passwordHash = options.sellerPassword ? await hashPassword(options.sellerPassword) : null;
+  const passwordHash = await sellerPasswordHash(options);
   await db.transaction((tx) => insertSampleData(tx, options.now ?? new Date(), passwordHash));
   return true;
 }
 
 /** Empties every table and seeds the sample data again. */
 export async function reseed(db: Database, options: SeedOptions = {}): Promise<void> {
-  const passwordHash = options.sellerPassword ? await hashPassword(options.sellerPassword) : null;
+  const passwordHash = await sellerPasswordHash(options);
   await db.transaction(async (tx) => {
     await truncateAll(tx);
     await insertSampleData(tx, options.now ?? new Date(), passwordHash);
   });
+}
+
+async function sellerPasswordHash({ sellerPassword, hashPassword }: SeedOptions): Promise<string | null> {
+  if (!sellerPassword) return null;
+  if (!hashPassword) throw new Error('A seller password is stored only as a hash: pass hashPassword with it');
+  return hashPassword(sellerPassword);
 }
 
 /** The sample sellers' sign-in addresses, for the start-up hint. */

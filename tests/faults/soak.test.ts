@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../server/src/services/passwords.ts';
+import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { users } from '../../db/schema/index.ts';
 import { formatReport, runLoadTest } from '../load/loadtest-core.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';

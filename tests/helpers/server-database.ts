@@ -1,7 +1,7 @@
 import { openDatabase, type Database, type DatabaseHandle } from '../../db/client.ts';
 import { seedIfEmpty } from '../../db/seed/seed.ts';
 import { users } from '../../db/schema/index.ts';
-import { hashPassword } from '../../server/src/services/passwords.ts';
+import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { createTestDatabase } from './database.ts';
 import { TEST_PASSWORD } from './users.ts';
 

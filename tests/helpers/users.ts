@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { cars, sellers, users } from '../../db/schema/index.ts';
-import { hashPassword } from '../../server/src/services/passwords.ts';
+import { hashPassword } from '../../server/src/lib/passwords.ts';
 import type { TestApp } from './app.ts';
 
 export const TEST_PASSWORD = 'Sup3r$ecret!';

@@ -21,7 +21,7 @@ import { openDatabase } from '../../db/client.ts';
 import { seedIfEmpty } from '../../db/seed/seed.ts';
 import { users } from '../../db/schema/index.ts';
 import type { OrderWithEvents } from '@common/api-types.ts';
-import { hashPassword } from '../../server/src/services/passwords.ts';
+import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { insertListing } from '../helpers/escrow.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 import { sleep } from '../helpers/sockets.ts';

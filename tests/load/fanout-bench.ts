@@ -34,7 +34,7 @@ import { openDatabase } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
 import { minimumBid } from '@common/bid-rules.ts';
 import { prepareDatabase } from '../../server/src/lib/prepare-database.ts';
-import { hashPassword } from '../../server/src/services/passwords.ts';
+import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { HEAP_PROBE, HEAP_REPORT, type HeapReport } from '../../server/src/lib/heap-probe.ts';
 import { monotonicMs, type TargetFigures, type ViewerCommand, type ViewerReply } from './fanout-viewers.ts';
 

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
-import { hashPassword } from '../../server/src/services/passwords.ts';
+import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { DEFAULT_OPTIONS, formatReport, runLoadTest } from './loadtest-core.ts';
 
 const HELP = `Usage: npm run loadtest -- [options]

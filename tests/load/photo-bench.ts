@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../../db/client.ts';
 import { seedIfEmpty } from '../../db/seed/seed.ts';
 import { users } from '../../db/schema/index.ts';
-import { hashPassword } from '../../server/src/services/passwords.ts';
+import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { insertListing } from '../helpers/escrow.ts';
 import { syntheticPhoto } from '../helpers/photos.ts';
 import { startServerProcess } from '../helpers/server-process.ts';

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../../../db/client.ts';
 import { DEMO_SELLER_PASSWORD, SAMPLE_SELLER_EMAILS, seedIfEmpty } from '../../../db/seed/seed.ts';
+import { hashPassword } from './passwords.ts';
 
 /**
  * Brings the schema up to date and seeds the sample catalogue into an empty database. Only the
@@ -11,7 +12,7 @@ export async function prepareDatabase(database: DatabaseHandle, log: Pick<Fastif
   const started = Date.now();
   await database.migrate();
   const local = database.driver === 'pglite';
-  const seeded = await database.exclusive((db) => seedIfEmpty(db, { sellerPassword: local ? DEMO_SELLER_PASSWORD : null }));
+  const seeded = await database.exclusive((db) => seedIfEmpty(db, { sellerPassword: local ? DEMO_SELLER_PASSWORD : null, hashPassword }));
   log.info({ ms: Date.now() - started, seeded }, seeded ? 'database migrated and sample data seeded' : 'database migrated');
   if (seeded && local) {
     log.info(`sample seller accounts (local only): ${SAMPLE_SELLER_EMAILS.join(', ')} with password ${DEMO_SELLER_PASSWORD}`);

@@ -10,7 +10,7 @@ import type { WindowCounter } from '../lib/window-counter.ts';
 import type { Mailer, OutgoingMail } from '../plugins/mailer.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { alreadyRegisteredEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from './mail-templates.ts';
-import { burnVerificationTime, hashPassword, verifyPassword } from './passwords.ts';
+import { burnVerificationTime, hashPassword, verifyPassword } from '../lib/passwords.ts';
 import { toPublicUser, type PublicUser } from './users.ts';
 
 const HOUR_MS = 3_600_000;

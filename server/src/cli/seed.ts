@@ -3,9 +3,10 @@
  * `npm run db:seed -- --cars 100000` also adds that many generated cars (bulk inserts), for benchmarks.
  */
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../server/src/config.ts';
-import { openDatabase } from '../client.ts';
-import { DEMO_SELLER_PASSWORD, SAMPLE_SELLER_EMAILS, reseed, seedGeneratedCars } from '../seed/seed.ts';
+import { openDatabase } from '../../../db/client.ts';
+import { DEMO_SELLER_PASSWORD, SAMPLE_SELLER_EMAILS, reseed, seedGeneratedCars } from '../../../db/seed/seed.ts';
+import { loadConfig } from '../config.ts';
+import { hashPassword } from '../lib/passwords.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,7 +38,7 @@ try {
   await database.migrate();
   if (!values['keep-existing']) {
     const sellerPassword = values['seller-password'] ?? (database.driver === 'pglite' ? DEMO_SELLER_PASSWORD : null);
-    await reseed(database.db, { sellerPassword });
+    await reseed(database.db, { sellerPassword, hashPassword });
     console.log('Seeded the sample catalogue.');
     if (sellerPassword) console.log(`Sample sellers can sign in with password ${sellerPassword}: ${SAMPLE_SELLER_EMAILS.join(', ')}`);
   }

@@ -1,6 +1,6 @@
 /** `npm run db:migrate`: applies pending migrations (the server also does this at start). */
-import { loadConfig } from '../../server/src/config.ts';
-import { openDatabase } from '../client.ts';
+import { openDatabase } from '../../../db/client.ts';
+import { loadConfig } from '../config.ts';
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
