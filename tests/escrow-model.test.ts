@@ -16,7 +16,7 @@ import {
 import { EventBus } from '../server/src/lib/events.ts';
 import { AppError } from '../server/src/lib/errors.ts';
 import { JobRunner } from '../server/src/jobs/job-runner.ts';
-import { Mailer } from '../server/src/plugins/mailer.ts';
+import { Mailer } from '../server/src/services/mailer.ts';
 import { createOrdersService, type OrderDeadline, type OrdersService } from '../server/src/services/orders/orders-service.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 

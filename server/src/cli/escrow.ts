@@ -12,7 +12,7 @@ import { openDatabase } from '../../../db/client.ts';
 import { configOrExit } from '../config.ts';
 import { EventBus } from '../lib/events.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
-import { Mailer, createTransport } from '../plugins/mailer.ts';
+import { Mailer, createTransport } from '../services/mailer.ts';
 import { operatorSocketPath } from '../plugins/operator-channel.ts';
 import { formatTimeline, parseOperatorCommand, runOperatorCommand, type OperatorCommand, type OperatorReply } from '../services/orders/operator-commands.ts';
 import { createOrdersService } from '../services/orders/orders-service.ts';

@@ -7,7 +7,7 @@ import { AppError, unauthorized, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import { hashToken, randomToken } from '../lib/tokens.ts';
 import type { WindowCounter } from '../lib/window-counter.ts';
-import type { Mailer, OutgoingMail } from '../plugins/mailer.ts';
+import type { Mailer, OutgoingMail } from './mailer.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { alreadyRegisteredEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from './mail-templates.ts';
 import { burnVerificationTime, hashPassword, verifyPassword } from '../lib/passwords.ts';

@@ -1,4 +1,4 @@
-import type { OutgoingMail } from '../plugins/mailer.ts';
+import type { OutgoingMail } from './mailer.ts';
 
 const BRAND = 'LuxeMotors';
 

@@ -4,7 +4,7 @@ import type { Database } from '../../../db/client.ts';
 import { supportTickets, users } from '../../../db/schema/index.ts';
 import type { SupportCategory, SupportPriority } from '@common/enums.ts';
 import { notFound, validationFailed } from '../lib/errors.ts';
-import type { Mailer, OutgoingMail } from '../plugins/mailer.ts';
+import type { Mailer, OutgoingMail } from './mailer.ts';
 
 export interface SupportTicket {
   id: string;

@@ -1,7 +1,7 @@
 import { formatUsd } from '@common/pricing.ts';
 import { ESCROW_PLANS } from '@common/escrow-plans.ts';
 import type { OrderAction, OrderActor, OrderStatus } from '@common/order-lifecycle.ts';
-import type { OutgoingMail } from '../../plugins/mailer.ts';
+import type { OutgoingMail } from '../mailer.ts';
 import { orderEmail } from '../mail-templates.ts';
 import type { NewNotification } from '../notifications.ts';
 import type { OrderRecord } from './order-views.ts';

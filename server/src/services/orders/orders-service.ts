@@ -21,7 +21,7 @@ import type { CarStatus, Order, OrderWithEvents } from '@common/api-types.ts';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
-import type { Mailer } from '../../plugins/mailer.ts';
+import type { Mailer } from '../mailer.ts';
 import { IdempotencyKeys, type IdempotencyClaim } from '../idempotency.ts';
 import { MarketValues } from '../valuation.ts';
 import { NotificationsService } from '../notifications.ts';
