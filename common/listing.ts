@@ -41,3 +41,21 @@ export const PHOTO_LIMITS = {
 } as const;
 
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+/** The listing screen's filters and sorts (`GET /api/cars`). */
+export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market', 'auctions'] as const;
+export type ListingFilter = (typeof LISTING_FILTERS)[number];
+export const LISTING_SORTS = ['price-low', 'price-high', 'year-new', 'year-old', 'popular', 'ending-soon'] as const;
+export type ListingSort = (typeof LISTING_SORTS)[number];
+export const DEFAULT_LISTING_FILTER: ListingFilter = 'all';
+export const DEFAULT_LISTING_SORT: ListingSort = 'price-low';
+/** The `luxury` filter: asking price at least this. */
+export const LUXURY_MIN_PRICE = 100_000;
+export const DEFAULT_PAGE_SIZE = 12;
+export const MAX_PAGE_SIZE = 50;
+export const SEARCH_MAX_LENGTH = 100;
+
+/** Model years run up to next year's models, counted in UTC. */
+export function latestModelYear(now: Date = new Date()): number {
+  return now.getUTCFullYear() + 1;
+}

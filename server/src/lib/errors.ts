@@ -1,3 +1,5 @@
+import type { FieldIssue } from '@common/validation.ts';
+
 /** A failure the client caused or may act on; the error handler turns it into the contract's shape. */
 export class AppError extends Error {
   constructor(
@@ -11,10 +13,7 @@ export class AppError extends Error {
   }
 }
 
-export interface FieldIssue {
-  field: string;
-  message: string;
-}
+export type { FieldIssue };
 
 export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
 export const validationFailed = (issues: FieldIssue[], message = issues[0]?.message ?? 'Invalid request') =>

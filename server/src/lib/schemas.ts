@@ -19,8 +19,4 @@ export const commonErrors = {
   500: ErrorBody,
 } as const;
 
-export const IsoDateTime = Type.String({ format: 'date-time' });
-
-/** A string limited to `values`, with a plain "must be one of" message instead of a union's. */
-export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+export { IsoDateTime, StringEnum } from '@common/schemas/kit.ts';

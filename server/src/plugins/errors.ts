@@ -1,13 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError, type FieldIssue } from '../lib/errors.ts';
-
-interface ValidationIssue {
-  instancePath?: string;
-  message?: string;
-  keyword?: string;
-  params?: Record<string, unknown>;
-}
+import { describeIssues, type SchemaIssue } from '@common/validation.ts';
+import { AppError } from '../lib/errors.ts';
 
 /**
  * The one place errors become responses: `{ error, code, details? }`, never a stack trace,
@@ -24,7 +18,9 @@ export default fp(
         });
       }
       if (error.validation) {
-        const issues = error.validation.map((issue) => describeIssue(issue as ValidationIssue, error.validationContext));
+        const context = error.validationContext ?? 'body';
+        const schema = (request.routeOptions.schema as Record<string, unknown> | undefined)?.[context];
+        const issues = describeIssues(schema, error.validation as SchemaIssue[], context);
         return reply.status(400).send({ error: issues[0]?.message ?? 'Invalid request', code: 'VALIDATION_FAILED', details: issues });
       }
       if (isDatabaseUnavailable(error)) {
@@ -113,19 +109,4 @@ declare module 'fastify' {
   interface FastifyInstance {
     appShell: AppShell;
   }
-}
-
-function describeIssue(issue: ValidationIssue, context: string | undefined): FieldIssue {
-  const path = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  const params = issue.params ?? {};
-  if (issue.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
-    const field = path ? `${path}.${params.additionalProperty}` : params.additionalProperty;
-    return { field, message: `${field} is not an allowed field` };
-  }
-  if (issue.keyword === 'required' && typeof params.missingProperty === 'string') {
-    const field = path ? `${path}.${params.missingProperty}` : params.missingProperty;
-    return { field, message: `${field} is required` };
-  }
-  const field = path || context || 'body';
-  return { field, message: `${field} ${issue.message ?? 'is invalid'}` };
 }

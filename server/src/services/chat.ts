@@ -8,10 +8,6 @@ import { notFound, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import type { NotificationsService } from './notifications.ts';
 
-export const CHAT_MESSAGE_MAX_LENGTH = 1_000;
-export const CHAT_PAGE_DEFAULT = 50;
-export const CHAT_PAGE_MAX = 100;
-
 type ChatRow = typeof chatMessages.$inferSelect;
 
 /** `sellerUserId`: the account of the car's seller, whose messages carry the seller role. */

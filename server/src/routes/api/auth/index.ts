@@ -1,15 +1,14 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { EmailOnlySchema, LoginSchema, LogoutSchema, RefreshSchema, RegisterSchema, ResetPasswordSchema, VerifyEmailSchema } from '@common/schemas/auth.ts';
 import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
 import { MESSAGES, normalizeEmail } from '../../../services/auth.ts';
 import { UserSchema } from '../users/schemas.ts';
 
 const HOUR_MS = 3_600_000;
-const Email = Type.String({ format: 'email', maxLength: 254, description: 'Case-insensitive' });
 const Message = Envelope(Type.Object({ message: Type.String() }));
 const Tokens = { accessToken: Type.String(), refreshToken: Type.String() };
-const strict = { additionalProperties: false } as const;
 
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const auth = app.authService;
@@ -29,7 +28,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Create an account; a verification email is sent. Answers the same for addresses that already have an account.',
-        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), email: Email, password: Type.String({ maxLength: 1_000 }) }, strict),
+        body: RegisterSchema,
         response: { 201: Message, ...limited },
       },
     },
@@ -45,7 +44,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Confirm an email address with the token from the emailed link',
-        body: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }, strict),
+        body: VerifyEmailSchema,
         response: { 200: Envelope(Type.Object({ message: Type.String(), user: UserSchema })), ...commonErrors },
       },
     },
@@ -62,7 +61,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Send a new verification link; answers the same whether or not the account exists',
-        body: Type.Object({ email: Email }, strict),
+        body: EmailOnlySchema,
         response: { 200: Message, ...limited },
       },
     },
@@ -79,7 +78,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Sign in. 401 for a wrong password or unknown email alike; 403 EMAIL_NOT_VERIFIED only after a correct password.',
-        body: Type.Object({ email: Email, password: Type.String({ maxLength: 1_000 }) }, strict),
+        body: LoginSchema,
         response: { 200: Envelope(Type.Object({ ...Tokens, user: UserSchema })), 401: ErrorBody, 403: ErrorBody, ...limited },
       },
     },
@@ -95,7 +94,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Exchange a refresh token for a new pair; the old one is spent, and reusing a spent one ends the session',
-        body: Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 200 }) }, strict),
+        body: RefreshSchema,
         response: { 200: Envelope(Type.Object(Tokens)), 401: ErrorBody, ...commonErrors },
       },
     },
@@ -108,7 +107,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: "End the refresh token's session at once (its access tokens stop working too); idempotent",
-        body: Type.Optional(Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: 200 })) }, strict)),
+        body: LogoutSchema,
         response: { 200: Message, ...commonErrors },
       },
     },
@@ -127,7 +126,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Email a password reset link; answers the same whether or not the account exists',
-        body: Type.Object({ email: Email }, strict),
+        body: EmailOnlySchema,
         response: { 200: Message, ...limited },
       },
     },
@@ -143,7 +142,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Set a new password with the emailed token; every session of the user is revoked',
-        body: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })), newPassword: Type.Optional(Type.String({ maxLength: 1_000 })) }, strict),
+        body: ResetPasswordSchema,
         response: { 200: Message, ...commonErrors },
       },
     },

@@ -1,6 +1,7 @@
+import { PlaceBidSchema } from '@common/schemas/commerce.ts';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { BID_RULE_DESCRIPTION, MAX_BID_AMOUNT, MIN_BID_AMOUNT } from '@common/bid-rules.ts';
+import { BID_RULE_DESCRIPTION } from '@common/bid-rules.ts';
 import { notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
 import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
@@ -20,10 +21,7 @@ const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: `${BID_RULE_DESCRIPTION} A bid below the minimum gets 409 BID_TOO_LOW with details {minimumAmount, highestBid}. On an auction: after the end 409 AUCTION_ENDED; above $1,000,000 409 ABOVE_ESCROW_LIMIT; a bid less than AUCTION_EXTENSION_SECONDS before the end moves the end that far past the bid. A car off the market: 409 CAR_NOT_AVAILABLE. Send an Idempotency-Key header to make retries safe.`,
         security: [{ bearerAuth: [] }],
         headers: IdempotencyHeaders,
-        body: Type.Object(
-          { carId: Type.Integer({ minimum: 1 }), amount: Type.Integer({ minimum: MIN_BID_AMOUNT, maximum: MAX_BID_AMOUNT, description: 'Whole US dollars' }) },
-          { additionalProperties: false },
-        ),
+        body: PlaceBidSchema,
         response: {
           201: Envelope(
             Type.Object({

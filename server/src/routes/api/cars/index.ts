@@ -8,7 +8,8 @@ import { MAX_PHOTO_BYTES, unsupportedImage } from '../../../services/photos/phot
 import { valueCar } from '../../../services/valuation.ts';
 import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
 import { OrderWithEventsSchema } from '../orders/index.ts';
-import { CarDetailSchema, CarListItemSchema, CarPhotoSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PaginationSchema } from './schemas.ts';
+import { AcceptBidSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PhotoOrderSchema } from '@common/schemas/listing.ts';
+import { CarDetailSchema, CarListItemSchema, CarPhotoSchema, PaginationSchema } from './schemas.ts';
 
 const CarIdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
 const ImagesBody = Envelope(
@@ -213,7 +214,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Reorder the gallery: list every current position once, the new first photo first',
         security,
         params: CarIdParams,
-        body: Type.Object({ order: Type.Array(Type.Integer({ minimum: 0, maximum: 99 }), { maxItems: 100 }) }, { additionalProperties: false, examples: [{ order: [2, 0, 1] }] }),
+        body: PhotoOrderSchema,
         response: { 200: ImagesBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
       },
     },
@@ -232,7 +233,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         headers: IdempotencyHeaders,
         params: CarIdParams,
-        body: Type.Object({ bidId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }, { additionalProperties: false }),
+        body: AcceptBidSchema,
         response: { 201: Envelope(OrderWithEventsSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
       },
     },

@@ -1,19 +1,7 @@
 import { Type } from 'typebox';
 import { CAR_STATUSES } from '@common/api-types.ts';
 import { AUCTION_OUTCOMES } from '@common/auction-rules.ts';
-import { CAR_BODY_STYLES, CAR_CONDITIONS } from '../../../../../db/schema/index.ts';
 import { IsoDateTime, StringEnum } from '../../../lib/schemas.ts';
-import { DEFAULT_PAGE_SIZE, LISTING_FILTERS, LISTING_SORTS, MAX_PAGE_SIZE } from '../../../services/cars.ts';
-
-export const ListingQuerySchema = Type.Object({
-  search: Type.Optional(
-    Type.String({ maxLength: 100, description: 'Matches make, model or year (a 4-digit number matches the year exactly). Case, accents and small typos do not matter.' }),
-  ),
-  filter: Type.Optional(StringEnum(LISTING_FILTERS, { default: 'all', description: 'luxury: price >= $100,000; sports: sports body style; below-market: price < market value; auctions: live auctions' })),
-  sort: Type.Optional(StringEnum(LISTING_SORTS, { default: 'price-low', description: 'popular: most live viewers, then most bids, then newest; ending-soon: auctions by their end first' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
-});
 
 const auctionSummaryFields = {
   endsAt: { ...IsoDateTime, description: 'When bidding closes; a bid near the end moves it later (soft close)' },
@@ -120,66 +108,4 @@ export const CarDetailSchema = Type.Object(
     reviews: Type.Array(ReviewSchema),
   },
   { title: 'CarDetail' },
-);
-
-const Text = (min: number, max: number, description?: string) =>
-  Type.String({ minLength: min, maxLength: max, pattern: '\\S', ...(description ? { description } : {}) });
-
-const listingFields = {
-  make: Text(1, 60),
-  model: Text(1, 60),
-  year: Type.Integer({ minimum: 1900, maximum: 2100, description: 'Model year, from 1900 to next year' }),
-  price: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Asking price, whole US dollars' }),
-  mileage: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
-  condition: StringEnum(CAR_CONDITIONS),
-  location: Text(1, 120),
-  description: Text(1, 5_000),
-  features: Type.Array(Text(1, 80), { maxItems: 40 }),
-  bodyStyle: StringEnum(CAR_BODY_STYLES),
-};
-
-export const NewListingSchema = Type.Object(
-  {
-    ...listingFields,
-    auction: Type.Optional(
-      Type.Object(
-        {
-          endsAt: { ...IsoDateTime, description: 'At least AUCTION_MIN_SECONDS (default one day) and at most 30 days ahead' },
-          reservePrice: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Never shown to anyone but the seller' })),
-        },
-        { additionalProperties: false, description: 'Sell at a timed auction: price is then the starting bid' },
-      ),
-    ),
-    draft: Type.Optional(Type.Boolean({ description: 'Extension: keep the listing off the market until it is published' })),
-  },
-  {
-    additionalProperties: false,
-    title: 'NewListing',
-    examples: [
-      {
-        make: 'Porsche',
-        model: '911 Carrera S',
-        year: 2021,
-        price: 118_500,
-        mileage: 12_400,
-        condition: 'Excellent',
-        location: 'Austin, TX',
-        description: 'One owner, full service history, paint protection film.',
-        features: ['Sport Chrono', 'PDK', 'Bose audio'],
-        bodyStyle: 'coupe',
-      },
-    ],
-  },
-);
-
-export const ListingEditSchema = Type.Object(
-  {
-    price: Type.Optional(listingFields.price),
-    description: Type.Optional(listingFields.description),
-    features: Type.Optional(listingFields.features),
-    mileage: Type.Optional(listingFields.mileage),
-    location: Type.Optional(listingFields.location),
-    condition: Type.Optional(listingFields.condition),
-  },
-  { additionalProperties: false, title: 'ListingEdit', examples: [{ price: 112_000 }] },
 );

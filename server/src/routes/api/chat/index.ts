@@ -1,9 +1,10 @@
+import { ChatPageQuerySchema, PostChatSchema } from '@common/schemas/commerce.ts';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
 import { parseId } from '../../../services/cars.ts';
-import { CHAT_MESSAGE_MAX_LENGTH, CHAT_PAGE_DEFAULT, CHAT_PAGE_MAX } from '../../../services/chat.ts';
+import { CHAT_PAGE_DEFAULT } from '@common/schemas/commerce.ts';
 import { ChatMessageSchema } from '../shared-schemas.ts';
 
 const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,10 +17,7 @@ const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['chat'],
         summary: "A car's discussion, oldest first: the latest messages, or those after a message id",
         params: Type.Object({ carId: Type.String({ maxLength: 20 }) }),
-        querystring: Type.Object({
-          after: Type.Optional(Type.Integer({ minimum: 0, description: 'Only messages with a greater id (for catching up after a reconnect)' })),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: CHAT_PAGE_MAX, default: CHAT_PAGE_DEFAULT })),
-        }),
+        querystring: ChatPageQuerySchema,
         response: { 200: Envelope(Type.Object({ messages: Type.Array(ChatMessageSchema) })), 404: ErrorBody, ...commonErrors },
       },
     },
@@ -67,14 +65,7 @@ const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['chat'],
         summary: "Post to a car's discussion (signed in, verified email)",
         security: [{ bearerAuth: [] }],
-        body: Type.Object(
-          {
-            carId: Type.Integer({ minimum: 1 }),
-            message: Type.String({ minLength: 1, maxLength: CHAT_MESSAGE_MAX_LENGTH }),
-            type: Type.Optional(Type.String({ enum: ['message', 'question'], default: 'message', description: 'Clients cannot post `bid` messages' })),
-          },
-          { additionalProperties: false },
-        ),
+        body: PostChatSchema,
         response: { 201: Envelope(ChatMessageSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, ...commonErrors },
       },
     },

@@ -1,6 +1,8 @@
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { Nullable } from '@common/schemas/kit.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_ESCROW_PLAN, ESCROW_PLAN_IDS, type EscrowPlanId } from '@common/escrow-plans.ts';
+import { ORDER_ACTION_BODIES, PlaceOrderSchema } from '@common/schemas/commerce.ts';
 import { ORDER_ACTORS, ORDER_STATUSES, type PartyAction } from '@common/order-lifecycle.ts';
 import { PAYMENT_METHODS } from '../../../../../db/schema/index.ts';
 import { notFound } from '../../../lib/errors.ts';
@@ -9,7 +11,6 @@ import { parseId } from '../../../services/cars.ts';
 import type { ActionInput } from '../../../services/orders/orders-service.ts';
 import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const PaymentLegSchema = Type.Object(
   {
@@ -81,45 +82,36 @@ export const OrderWithEventsSchema = Type.Intersect([OrderSchema, Type.Object({ 
 const OrderIdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
 
 /** Each move a party may request, with who may request it, its body and its effect. */
-const ACTIONS: { action: PartyAction; who: string; summary: string; body: TSchema }[] = [
+const ACTIONS: { action: PartyAction; who: string; summary: string }[] = [
   {
     action: 'pay',
     who: 'buyer',
     summary: 'Pay amount + escrowFee into escrow: awaiting_payment → funded. The car becomes pending and other unpaid orders for it are cancelled. 409 DEADLINE_PASSED after paymentDueAt, 409 CAR_NOT_AVAILABLE, 402 PAYMENT_DECLINED.',
-    body: Type.Object({ method: Type.Optional(StringEnum(PAYMENT_METHODS, { default: 'wire' })) }, { additionalProperties: false }),
   },
   {
     action: 'ship',
     who: 'seller',
     summary: 'Record the shipment: funded → in_transit.',
-    body: Type.Object(
-      { carrier: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }), trackingNumber: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }) },
-      { additionalProperties: false, examples: [{ carrier: 'Reliable Carriers', trackingNumber: 'RC-2231-884' }] },
-    ),
   },
   {
     action: 'confirm-delivery',
     who: 'buyer',
     summary: "The car arrived: in_transit → inspection. inspectionEndsAt = now + the plan's inspection days.",
-    body: Type.Object({}, { additionalProperties: false }),
   },
   {
     action: 'accept',
     who: 'buyer',
     summary: 'Accept the car: inspection → accepted; released once the payout to the seller is recorded (within seconds).',
-    body: Type.Object({}, { additionalProperties: false }),
   },
   {
     action: 'dispute',
     who: 'buyer',
     summary: 'Open a dispute before inspectionEndsAt: inspection → disputed; an operator then refunds or releases. 409 DEADLINE_PASSED after the inspection period.',
-    body: Type.Object({ reason: Type.String({ minLength: 1, maxLength: 2_000, pattern: '\\S' }) }, { additionalProperties: false }),
   },
   {
     action: 'cancel',
     who: 'buyer or seller',
     summary: 'Cancel an unpaid order: awaiting_payment → cancelled.',
-    body: Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: '\\S' })) }, { additionalProperties: false }),
   },
 ];
 
@@ -143,14 +135,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'amount must equal the car\'s current price (409 PRICE_CHANGED with details {price}). Plans: basic ($199, up to $100,000), premium ($399, up to $500,000; the default), platinum ($799, up to $1,000,000); an amount above the plan limit is a 400. A car that is not on the market: 409 CAR_NOT_AVAILABLE. A second open order by the same buyer for the same car: 409 ORDER_EXISTS. The order awaits payment for 3 escrow days. Both parties are notified.',
         security,
         headers: IdempotencyHeaders,
-        body: Type.Object(
-          {
-            carId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
-            amount: Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: 'Whole US dollars: the asking price' }),
-            plan: Type.Optional(StringEnum(ESCROW_PLAN_IDS, { default: DEFAULT_ESCROW_PLAN })),
-          },
-          { additionalProperties: false, examples: [{ carId: 3, amount: 189_500, plan: 'premium' }] },
-        ),
+        body: PlaceOrderSchema,
         response: { 201: Envelope(OrderWithEventsSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
       },
     },
@@ -193,7 +178,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await orders.get(request.session!.userId, orderId(request.params.id)) }),
   );
 
-  for (const { action, who, summary, body } of ACTIONS) {
+  for (const { action, who, summary } of ACTIONS) {
     app.post(
       `/:id/${action}`,
       {
@@ -210,7 +195,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           security,
           headers: IdempotencyHeaders,
           params: OrderIdParams,
-          body,
+          body: ORDER_ACTION_BODIES[action],
           response: { 200: Envelope(OrderWithEventsSchema), 401: ErrorBody, 402: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
         },
       },

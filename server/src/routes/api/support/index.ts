@@ -1,3 +1,4 @@
+import { NewTicketSchema } from '@common/schemas/commerce.ts';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SUPPORT_CATEGORIES, SUPPORT_PRIORITIES } from '../../../../../db/schema/index.ts';
@@ -18,16 +19,7 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['support'],
         summary: 'File a support ticket; visitors give an email to be answered at, signed-in users file as themselves',
-        body: Type.Object(
-          {
-            subject: Type.String({ minLength: 1, maxLength: 150 }),
-            message: Type.String({ minLength: 1, maxLength: 5_000 }),
-            category: Type.Optional(StringEnum(SUPPORT_CATEGORIES, { default: 'general' })),
-            priority: Type.Optional(StringEnum(SUPPORT_PRIORITIES, { default: 'normal' })),
-            email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
-          },
-          { additionalProperties: false, examples: [{ subject: 'Inspection before purchase', message: 'Can I choose the inspection shop?', category: 'escrow', priority: 'normal', email: 'buyer@example.com' }] },
-        ),
+        body: NewTicketSchema,
         response: {
           201: Envelope(TicketSchema),
           401: ErrorBody,

@@ -1,3 +1,4 @@
+import { NewTestimonialSchema } from '@common/schemas/commerce.ts';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
@@ -56,15 +57,7 @@ const testimonialRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['testimonials'],
         summary: 'Share your experience (signed in, verified email). `verified` cannot be sent.',
         security: [{ bearerAuth: [] }],
-        body: Type.Object(
-          {
-            rating: Type.Integer({ minimum: 1, maximum: 5 }),
-            comment: Type.String({ minLength: 10, maxLength: 2_000, pattern: '\\S' }),
-            carPurchased: Type.Optional(Type.String({ maxLength: 100 })),
-            location: Type.Optional(Type.String({ maxLength: 100 })),
-          },
-          { additionalProperties: false, examples: [{ rating: 5, comment: 'Inspection report was thorough and the seller answered every question.', carPurchased: '2021 McLaren 720S', location: 'Austin, TX' }] },
-        ),
+        body: NewTestimonialSchema,
         response: { 201: Envelope(TestimonialSchema), 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, ...commonErrors },
       },
     },

@@ -5,7 +5,8 @@ import { AUCTION_OUTCOMES } from '@common/auction-rules.ts';
 import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
 import { CarListItemSchema } from '../cars/schemas.ts';
 import { UsersService } from '../../../services/users.ts';
-import { ProfileChangesSchema, UserSchema } from './schemas.ts';
+import { ProfileChangesSchema } from '@common/schemas/auth.ts';
+import { UserSchema } from './schemas.ts';
 
 const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const users = new UsersService(app.db);

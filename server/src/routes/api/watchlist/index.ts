@@ -1,3 +1,4 @@
+import { WatchSchema } from '@common/schemas/commerce.ts';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../lib/errors.ts';
@@ -31,7 +32,7 @@ const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['watchlist'],
         summary: 'Watch a car; 201 when added, 200 when it was already watched',
         security,
-        body: Type.Object({ carId: Type.Integer({ minimum: 1 }) }, { additionalProperties: false, examples: [{ carId: 3 }] }),
+        body: WatchSchema,
         response: {
           200: Envelope(Type.Object({ carId: Type.Integer(), watching: Type.Boolean() })),
           201: Envelope(Type.Object({ carId: Type.Integer(), watching: Type.Boolean() })),

@@ -1,0 +1,73 @@
+import { Type } from 'typebox';
+import { Nullable, Text, messages, strict } from './kit.ts';
+
+/** The sign-in, registration and password-reset bodies. Password strength: `common/password-rules.ts`. */
+
+export const NAME_MAX_LENGTH = 100;
+export const EMAIL_MAX_LENGTH = 254;
+/** Far above any password the rules allow: longer bodies are refused before any hashing. */
+const PASSWORD_FIELD_MAX = 1_000;
+const TOKEN_MAX = 200;
+
+export const Email = Type.String({
+  format: 'email',
+  maxLength: EMAIL_MAX_LENGTH,
+  description: 'Case-insensitive',
+  ...messages({ required: 'Email is required', default: 'Please enter a valid email address' }),
+});
+const Password = Type.String({ maxLength: PASSWORD_FIELD_MAX, ...messages({ required: 'Password is required' }) });
+
+export const RegisterSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, ...messages({ required: 'Name is required', minLength: 'Name is required' }) }),
+    email: Email,
+    password: Password,
+  },
+  strict,
+);
+export const LoginSchema = Type.Object({ email: Email, password: Password }, strict);
+export const EmailOnlySchema = Type.Object({ email: Email }, strict);
+export const VerifyEmailSchema = Type.Object({ token: Type.Optional(Type.String({ maxLength: TOKEN_MAX })) }, strict);
+export const RefreshSchema = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: TOKEN_MAX }) }, strict);
+export const LogoutSchema = Type.Optional(Type.Object({ refreshToken: Type.Optional(Type.String({ maxLength: TOKEN_MAX })) }, strict));
+export const ResetPasswordSchema = Type.Object(
+  { token: Type.Optional(Type.String({ maxLength: TOKEN_MAX })), newPassword: Type.Optional(Type.String({ maxLength: PASSWORD_FIELD_MAX })) },
+  strict,
+);
+
+/** `PUT /api/users/profile`: every field optional; null clears it. */
+export const PROFILE_LIMITS = { name: NAME_MAX_LENGTH, avatar: 500, bio: 500, phone: 30, location: 100 } as const;
+
+const optionalText = (max: number, label: string) =>
+  Type.Optional(Nullable(Type.String({ maxLength: max, ...messages({ maxLength: `${label} must be at most ${max} characters` }) })));
+
+export const ProfileChangesSchema = Type.Object(
+  {
+    name: Type.Optional(Text(1, PROFILE_LIMITS.name, messages({ default: 'Please enter your name', maxLength: `Name must be at most ${PROFILE_LIMITS.name} characters` }))),
+    avatar: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: PROFILE_LIMITS.avatar,
+          // A site-relative path or a web address; never protocol-relative (`//host`).
+          pattern: '^(https?://\\S+|/(?!/)\\S*)?$',
+          ...messages({
+            pattern: 'Avatar must be a web address starting with http:// or https://',
+            maxLength: `Avatar address must be at most ${PROFILE_LIMITS.avatar} characters`,
+          }),
+        }),
+      ),
+    ),
+    bio: optionalText(PROFILE_LIMITS.bio, 'Bio'),
+    phone: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: PROFILE_LIMITS.phone,
+          pattern: '^[0-9+()\\-. ]*$',
+          ...messages({ pattern: 'Phone may contain only digits, spaces and + ( ) - .', maxLength: `Phone must be at most ${PROFILE_LIMITS.phone} characters` }),
+        }),
+      ),
+    ),
+    location: optionalText(PROFILE_LIMITS.location, 'Location'),
+  },
+  { ...strict, title: 'ProfileChanges' },
+);

@@ -1,0 +1,151 @@
+import { Type, type Static } from 'typebox';
+import {
+  CAR_BODY_STYLES,
+  CAR_CONDITIONS,
+  DEFAULT_LISTING_FILTER,
+  DEFAULT_LISTING_SORT,
+  DEFAULT_PAGE_SIZE,
+  LISTING_FILTERS,
+  LISTING_LIMITS,
+  LISTING_SORTS,
+  MAX_PAGE_SIZE,
+  SEARCH_MAX_LENGTH,
+} from '../listing.ts';
+import { AUCTION_BID_LIMIT } from '../auction-rules.ts';
+import { formatUsd } from '../pricing.ts';
+import { Id, StringEnum, Text, messages, strict } from './kit.ts';
+
+/** `POST /api/cars`, `PATCH /api/cars/:id` and `GET /api/cars`: the selling form checks the same. */
+
+const count = new Intl.NumberFormat('en-US');
+
+const namedText = (max: number, label: string, empty: string) =>
+  Text(1, max, messages({ default: empty, maxLength: `${label} must be at most ${count.format(max)} characters` }));
+
+const wholeDollars = (what: string, max: number, example: string, description: string) =>
+  Type.Integer({
+    minimum: LISTING_LIMITS.minPrice,
+    maximum: max,
+    description,
+    ...messages({
+      required: `Enter the ${what}`,
+      type: `Enter a whole-dollar amount, for example ${example}`,
+      minimum: `The ${what} must be at least ${formatUsd(LISTING_LIMITS.minPrice)}`,
+      maximum: `The ${what} must be at most ${formatUsd(max)}`,
+    }),
+  });
+
+export const listingFields = {
+  make: namedText(LISTING_LIMITS.make, 'Make', 'Enter the make, for example Porsche'),
+  model: namedText(LISTING_LIMITS.model, 'Model', 'Enter the model, for example 911 Carrera S'),
+  year: Type.Integer({
+    minimum: LISTING_LIMITS.firstYear,
+    maximum: 2100,
+    description: `Model year, from ${LISTING_LIMITS.firstYear} to next year`,
+    ...messages({ required: 'Enter the model year', default: `Enter a model year from ${LISTING_LIMITS.firstYear} to next year` }),
+  }),
+  price: wholeDollars('price', LISTING_LIMITS.maxPrice, '125000', 'Asking price, whole US dollars'),
+  mileage: Type.Integer({
+    minimum: 0,
+    maximum: LISTING_LIMITS.maxMileage,
+    ...messages({
+      required: 'Enter the mileage',
+      type: 'Enter the mileage in whole miles, for example 12400',
+      minimum: 'Enter the mileage in whole miles, for example 12400',
+      maximum: `The mileage must be at most ${count.format(LISTING_LIMITS.maxMileage)} miles`,
+    }),
+  }),
+  condition: StringEnum(CAR_CONDITIONS, messages({ default: 'Choose the condition' })),
+  location: namedText(LISTING_LIMITS.location, 'Location', 'Enter where the car is, for example Austin, TX'),
+  description: namedText(LISTING_LIMITS.description, 'The description', 'Describe the car'),
+  features: Type.Array(Text(1, LISTING_LIMITS.feature, messages({ default: `Each feature must be 1 to ${LISTING_LIMITS.feature} characters` })), {
+    maxItems: LISTING_LIMITS.features,
+    ...messages({ maxItems: `List at most ${LISTING_LIMITS.features} features` }),
+  }),
+  bodyStyle: StringEnum(CAR_BODY_STYLES, messages({ default: 'Choose a body style' })),
+};
+
+export const AuctionTermsSchema = Type.Object(
+  {
+    endsAt: Type.String({
+      format: 'date-time',
+      description: 'At least AUCTION_MIN_SECONDS (default one day) and at most 30 days ahead',
+      ...messages({ required: 'Choose when the auction ends', default: 'Enter a date and a time' }),
+    }),
+    reservePrice: Type.Optional(
+      Type.Integer({
+        minimum: LISTING_LIMITS.minPrice,
+        maximum: AUCTION_BID_LIMIT,
+        description: 'Never shown to anyone but the seller',
+        ...messages({
+          type: 'Enter a whole-dollar amount, for example 150000',
+          minimum: `The reserve must be at least ${formatUsd(LISTING_LIMITS.minPrice)}`,
+          maximum: `The reserve must be at most ${formatUsd(AUCTION_BID_LIMIT)}`,
+        }),
+      }),
+    ),
+  },
+  { ...strict, description: 'Sell at a timed auction: price is then the starting bid' },
+);
+
+export const NewListingSchema = Type.Object(
+  {
+    ...listingFields,
+    auction: Type.Optional(AuctionTermsSchema),
+    draft: Type.Optional(Type.Boolean({ description: 'Extension: keep the listing off the market until it is published' })),
+  },
+  {
+    ...strict,
+    title: 'NewListing',
+    examples: [
+      {
+        make: 'Porsche',
+        model: '911 Carrera S',
+        year: 2021,
+        price: 118_500,
+        mileage: 12_400,
+        condition: 'Excellent',
+        location: 'Austin, TX',
+        description: 'One owner, full service history, paint protection film.',
+        features: ['Sport Chrono', 'PDK', 'Bose audio'],
+        bodyStyle: 'coupe',
+      },
+    ],
+  },
+);
+export type NewListing = Static<typeof NewListingSchema>;
+
+/** The fields a published listing can still change. */
+export const EDITABLE_FIELDS = ['price', 'mileage', 'condition', 'location', 'description', 'features'] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+
+export const ListingEditSchema = Type.Object(
+  {
+    price: Type.Optional(listingFields.price),
+    description: Type.Optional(listingFields.description),
+    features: Type.Optional(listingFields.features),
+    mileage: Type.Optional(listingFields.mileage),
+    location: Type.Optional(listingFields.location),
+    condition: Type.Optional(listingFields.condition),
+  },
+  { ...strict, title: 'ListingEdit', examples: [{ price: 112_000 }] },
+);
+export type ListingEdit = Static<typeof ListingEditSchema>;
+
+export const ListingQuerySchema = Type.Object({
+  search: Type.Optional(
+    Type.String({ maxLength: SEARCH_MAX_LENGTH, description: 'Matches make, model or year (a 4-digit number matches the year exactly). Case, accents and small typos do not matter.' }),
+  ),
+  filter: Type.Optional(StringEnum(LISTING_FILTERS, { default: DEFAULT_LISTING_FILTER, description: 'luxury: price >= $100,000; sports: sports body style; below-market: price < market value; auctions: live auctions' })),
+  sort: Type.Optional(StringEnum(LISTING_SORTS, { default: DEFAULT_LISTING_SORT, description: 'popular: most live viewers, then most bids, then newest; ending-soon: auctions by their end first' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
+});
+
+export const PhotoOrderSchema = Type.Object(
+  { order: Type.Array(Type.Integer({ minimum: 0, maximum: 99 }), { maxItems: 100 }) },
+  { ...strict, examples: [{ order: [2, 0, 1] }] },
+);
+
+export const AcceptBidSchema = Type.Object({ bidId: Id() }, strict);
+
