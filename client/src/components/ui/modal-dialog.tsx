@@ -3,10 +3,17 @@ import { CloseIcon } from './icons.tsx';
 import './modal-dialog.css';
 
 /**
- * A modal `<dialog>` (confirmations and small forms). Its content is rendered only while it is
- * open, so every opening starts fresh; focus goes to the element marked `data-autofocus` (else
- * the first control) and back to where it was when the dialog closes. Escape and a click on the
- * backdrop close it, except while `busy` (a request is out).
+ * The one modal dialog (confirmations and small forms), on the native `<dialog>` opened with
+ * `showModal()`: the page behind it is inert, so focus stays inside while it is open.
+ *
+ * - Its content is rendered only while it is open, so every opening starts fresh.
+ * - Focus goes to the element marked `data-autofocus` (else the first control) and, when it
+ *   closes, back to the element that had it when it opened (the button that opened it).
+ * - Escape, the close button and a click on the backdrop close it, except while `busy` (a
+ *   request is out: the dialog stays until it is answered).
+ * - It is named by its title and, with a `description`, described by it.
+ *
+ * A form inside it uses the class `modal-dialog__form`; its buttons go in `modal-dialog__actions`.
  */
 export function ModalDialog({
   open,
@@ -14,6 +21,8 @@ export function ModalDialog({
   onClose,
   title,
   subtitle,
+  description,
+  wide = false,
   testId,
   children,
 }: {
@@ -21,13 +30,19 @@ export function ModalDialog({
   busy?: boolean;
   onClose: () => void;
   title: string;
+  /** Shown under the title (what the dialog is about: a car, an order). */
   subtitle?: string;
+  /** The first paragraph of the body, which the dialog is described by. */
+  description?: ReactNode;
+  /** Room for a longer form (plan choices, summaries). */
+  wide?: boolean;
   testId?: string;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
   const titleId = useId();
+  const descriptionId = useId();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -46,6 +61,7 @@ export function ModalDialog({
   }
 
   function onCancel(event: SyntheticEvent<HTMLDialogElement>) {
+    // Escape: close through React state (or not at all while the request is out).
     event.preventDefault();
     if (!busy) onClose();
   }
@@ -60,8 +76,10 @@ export function ModalDialog({
   return (
     <dialog
       ref={ref}
-      className="modal-dialog"
+      className={wide ? 'modal-dialog modal-dialog--wide' : 'modal-dialog'}
+      aria-modal="true"
       aria-labelledby={titleId}
+      aria-describedby={open && description ? descriptionId : undefined}
       onClick={onBackdropClick}
       onCancel={onCancel}
       onClose={onClosed}
@@ -80,7 +98,10 @@ export function ModalDialog({
               <CloseIcon size={20} />
             </button>
           </header>
-          <div className="modal-dialog__body">{children}</div>
+          <div className="modal-dialog__body">
+            {description && <p id={descriptionId}>{description}</p>}
+            {children}
+          </div>
         </div>
       )}
     </dialog>

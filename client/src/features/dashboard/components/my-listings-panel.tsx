@@ -303,12 +303,9 @@ function WithdrawDialog({
       onClose={onClose}
       title="Withdraw this listing?"
       subtitle={listing ? carName(listing) : undefined}
+      description="The car leaves the market at once. Unpaid orders for it are cancelled and everyone watching it is told. A withdrawn listing cannot be put back."
       testId="withdraw-dialog"
     >
-      <p>
-        The car leaves the market at once. Unpaid orders for it are cancelled and everyone watching it is told. A
-        withdrawn listing cannot be put back.
-      </p>
       {error && (
         <Alert tone="error">
           <p>{error}</p>

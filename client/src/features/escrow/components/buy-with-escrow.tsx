@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { ESCROW_PLANS, type EscrowPlanId } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { CheckIcon, CloseIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
+import { CheckIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
+import { ModalDialog } from '../../../components/ui/modal-dialog.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { orderStatusLabel } from '../../../lib/order-status.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
@@ -38,15 +39,9 @@ export function BuyWithEscrow({
 }) {
   const location = useLocation();
   const signedIn = useSessionStore((s) => s.isAuthenticated && s.user !== null);
-  const dialogRef = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const [openCount, setOpenCount] = useState(0);
-
-  // Opened after the fresh form has rendered, so the dialog focuses its first control.
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (openCount > 0 && dialog && !dialog.open) dialog.showModal();
-  }, [openCount]);
+  const [open, setOpen] = useState(false);
+  // The order placed from the dialog now open, shown until it closes.
+  const [placed, setPlaced] = useState<Order | null>(null);
 
   if (!signedIn) {
     if (!showTrigger) return null;
@@ -59,66 +54,102 @@ export function BuyWithEscrow({
     );
   }
 
-  function open() {
-    setOpenCount((n) => n + 1);
+  function openDialog() {
+    setPlaced(null);
+    setOpen(true);
   }
 
-  function close() {
-    dialogRef.current?.close();
-  }
-
-  function onBackdropClick(event: MouseEvent<HTMLDialogElement>) {
-    if (event.target === event.currentTarget) close();
-  }
+  const close = () => setOpen(false);
 
   return (
     <>
       {showTrigger && (
-        <button type="button" className="btn btn--gold btn--block buy-escrow__trigger" onClick={open} aria-haspopup="dialog">
+        <button type="button" className="btn btn--gold btn--block buy-escrow__trigger" onClick={openDialog} aria-haspopup="dialog">
           <ShieldCheckIcon size={18} />
           Buy with Escrow
         </button>
       )}
-      <dialog
-        ref={dialogRef}
-        className="buy-escrow"
-        aria-labelledby={titleId}
-        onClick={onBackdropClick}
-        data-testid="buy-with-escrow-dialog"
+      <ModalDialog
+        open={open}
+        onClose={close}
+        title={placed ? 'Order Placed' : 'Buy with Escrow'}
+        subtitle={title}
+        wide
+        testId="buy-with-escrow-dialog"
       >
-        {openCount > 0 && (
-          <BuyDialog
-            // A fresh form on every opening, with the plan re-read from the Escrow store.
-            key={openCount}
-            titleId={titleId}
-            onClose={close}
+        {placed ? (
+          <OrderPlaced order={placed} onClose={close} />
+        ) : (
+          // Rendered afresh on every opening, with the plan re-read from the Escrow store.
+          <BuyForm
             carId={carId}
             price={price}
-            title={title}
-            onPlaced={onPlaced}
+            onPlaced={(order) => {
+              setPlaced(order);
+              onPlaced?.(order);
+            }}
             onStale={onStale}
           />
         )}
-      </dialog>
+      </ModalDialog>
     </>
   );
 }
 
-function BuyDialog({
-  titleId,
-  onClose: close,
+/** The order just placed: what it costs, and where to follow it. */
+function OrderPlaced({ order, onClose }: { order: Order; onClose: () => void }) {
+  return (
+    <>
+      <Alert tone="success" title={`Order #${order.id} is placed`} testId="order-placed">
+        <p>
+          Status: <strong>{orderStatusLabel(order.status)}</strong>. Pay{' '}
+          <strong>{formatUsd(order.amount + order.escrowFee)}</strong> into escrow to reserve the car; the seller is
+          paid only after you approve it.
+        </p>
+      </Alert>
+      <dl className="order-summary">
+        <div>
+          <dt>Protection plan</dt>
+          <dd>{ESCROW_PLANS[order.plan].name}</dd>
+        </div>
+        <div>
+          <dt>Vehicle price</dt>
+          <dd>{formatUsd(order.amount)}</dd>
+        </div>
+        <div>
+          <dt>Escrow fee</dt>
+          <dd>{formatUsd(order.escrowFee)}</dd>
+        </div>
+        <div className="order-summary__total">
+          <dt>Total</dt>
+          <dd>{formatUsd(order.amount + order.escrowFee)}</dd>
+        </div>
+      </dl>
+      <div className="buy-escrow__actions">
+        <Link to={`/orders/${order.id}`} className="btn btn--primary btn--block">
+          Go to your order
+        </Link>
+        <Link to="/dashboard?tab=orders" className="btn btn--outline btn--block">
+          All your orders
+        </Link>
+        <button type="button" className="btn btn--outline btn--block" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** The plan choice, the totals and Place Order. */
+function BuyForm({
   carId,
   price: listedPrice,
-  title,
   onPlaced,
   onStale,
 }: {
-  titleId: string;
-  onClose: () => void;
   carId: number;
   price: number;
-  title: string;
-  onPlaced?: (order: Order) => void;
+  onPlaced: (order: Order) => void;
   onStale?: () => void;
 }) {
   const planName = useId();
@@ -131,7 +162,6 @@ function BuyDialog({
   const [picked, setPicked] = useState<EscrowPlanId | null>(() => planFor(listedPrice, preferred));
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<{ message: string; code?: string } | null>(null);
-  const [order, setOrder] = useState<Order | null>(null);
 
   // A new price may be beyond the picked plan's limit: then the cheapest plan that covers it.
   const choice = picked && planCovers(ESCROW_PLANS[picked], price) ? picked : planFor(price, picked ?? preferred);
@@ -150,9 +180,7 @@ function BuyDialog({
     setSubmitting(true);
     setError(null);
     try {
-      const placed = await placeOrder({ carId, amount: price, plan: choice });
-      setOrder(placed);
-      onPlaced?.(placed);
+      onPlaced(await placeOrder({ carId, amount: price, plan: choice }));
     } catch (err) {
       const code = err instanceof ApiError ? err.code : undefined;
       if (code === 'PRICE_CHANGED') {
@@ -169,169 +197,114 @@ function BuyDialog({
   }
 
   return (
-    <div className="buy-escrow__panel">
-        <header className="buy-escrow__header">
-          <div>
-            <h2 id={titleId} className="buy-escrow__title">
-              {order ? 'Order Placed' : 'Buy with Escrow'}
-            </h2>
-            <p className="buy-escrow__car">{title}</p>
-          </div>
-          <button type="button" className="buy-escrow__close" aria-label="Close" onClick={close}>
-            <CloseIcon size={20} />
-          </button>
-        </header>
+    <form className="modal-dialog__form" onSubmit={handleSubmit} noValidate>
+      {!verified && (
+        <Alert tone="info" title="Verify your email to order">
+          <p>
+            Escrow orders need a verified email address. Use the link we emailed you, or send a new one
+            from{' '}
+            <Link to="/dashboard" className="text-link">
+              your dashboard
+            </Link>
+            .
+          </p>
+        </Alert>
+      )}
 
-        {order ? (
-          <div className="buy-escrow__body" data-testid="order-placed">
-            <Alert tone="success" title={`Order #${order.id} is placed`}>
-              <p>
-                Status: <strong>{orderStatusLabel(order.status)}</strong>. Pay{' '}
-                <strong>{formatUsd(order.amount + order.escrowFee)}</strong> into escrow to reserve the car;
-                the seller is paid only after you approve it.
-              </p>
-            </Alert>
-            <dl className="order-summary">
-              <div>
-                <dt>Protection plan</dt>
-                <dd>{ESCROW_PLANS[order.plan].name}</dd>
-              </div>
-              <div>
-                <dt>Vehicle price</dt>
-                <dd>{formatUsd(order.amount)}</dd>
-              </div>
-              <div>
-                <dt>Escrow fee</dt>
-                <dd>{formatUsd(order.escrowFee)}</dd>
-              </div>
-              <div className="order-summary__total">
-                <dt>Total</dt>
-                <dd>{formatUsd(order.amount + order.escrowFee)}</dd>
-              </div>
-            </dl>
-            <div className="buy-escrow__actions">
-              <Link to={`/orders/${order.id}`} className="btn btn--primary btn--block">
-                Go to your order
-              </Link>
-              <Link to="/dashboard?tab=orders" className="btn btn--outline btn--block">
-                All your orders
-              </Link>
-              <button type="button" className="btn btn--outline btn--block" onClick={close}>
-                Close
-              </button>
+      <fieldset className="plan-options">
+        <legend className="field__label">Choose your protection plan</legend>
+        {PLAN_LIST.map((plan) => {
+          const covers = planCovers(plan, price);
+          const inputId = `${planName}-${plan.id}`;
+          return (
+            <div key={plan.id} className={covers ? 'plan-option' : 'plan-option plan-option--disabled'}>
+              <input
+                id={inputId}
+                type="radio"
+                name={planName}
+                value={plan.id}
+                className="plan-option__input"
+                checked={choice === plan.id}
+                disabled={!covers}
+                onChange={() => choose(plan.id)}
+              />
+              <label htmlFor={inputId} className="plan-option__label">
+                <span className="plan-option__name">
+                  {plan.name}
+                  {plan.popular && <span className="plan-option__tag">Most Popular</span>}
+                </span>
+                <span className="plan-option__fee">{formatUsd(plan.price)}</span>
+                <span className="plan-option__detail">
+                  {covers
+                    ? `Purchases ${coverageLabel(plan)} · ${guaranteeLabel(plan)}`
+                    : `Not available: covers purchases ${coverageLabel(plan)} only`}
+                </span>
+              </label>
             </div>
+          );
+        })}
+      </fieldset>
+
+      {!choice && (
+        <Alert tone="info" title="Above our largest plan">
+          <p>
+            This car costs more than any escrow plan covers. Our team can arrange the purchase:{' '}
+            <Link to="/support" className="text-link">
+              contact support
+            </Link>
+            .
+          </p>
+        </Alert>
+      )}
+
+      {totals && choice && (
+        <dl className="order-summary" aria-live="polite">
+          <div>
+            <dt>Vehicle price</dt>
+            <dd>{formatUsd(totals.price)}</dd>
           </div>
-        ) : (
-          <form className="buy-escrow__body" onSubmit={handleSubmit} noValidate>
-            {!verified && (
-              <Alert tone="info" title="Verify your email to order">
-                <p>
-                  Escrow orders need a verified email address. Use the link we emailed you, or send a new one
-                  from{' '}
-                  <Link to="/dashboard" className="text-link">
-                    your dashboard
-                  </Link>
-                  .
-                </p>
-              </Alert>
-            )}
+          <div>
+            <dt>Escrow fee ({ESCROW_PLANS[choice].name})</dt>
+            <dd>{formatUsd(totals.fee)}</dd>
+          </div>
+          <div className="order-summary__total">
+            <dt>Total</dt>
+            <dd data-testid="order-total">{formatUsd(totals.total)}</dd>
+          </div>
+        </dl>
+      )}
 
-            <fieldset className="plan-options">
-              <legend className="field__label">Choose your protection plan</legend>
-              {PLAN_LIST.map((plan) => {
-                const covers = planCovers(plan, price);
-                const inputId = `${planName}-${plan.id}`;
-                return (
-                  <div key={plan.id} className={covers ? 'plan-option' : 'plan-option plan-option--disabled'}>
-                    <input
-                      id={inputId}
-                      type="radio"
-                      name={planName}
-                      value={plan.id}
-                      className="plan-option__input"
-                      checked={choice === plan.id}
-                      disabled={!covers}
-                      onChange={() => choose(plan.id)}
-                    />
-                    <label htmlFor={inputId} className="plan-option__label">
-                      <span className="plan-option__name">
-                        {plan.name}
-                        {plan.popular && <span className="plan-option__tag">Most Popular</span>}
-                      </span>
-                      <span className="plan-option__fee">{formatUsd(plan.price)}</span>
-                      <span className="plan-option__detail">
-                        {covers
-                          ? `Purchases ${coverageLabel(plan)} · ${guaranteeLabel(plan)}`
-                          : `Not available: covers purchases ${coverageLabel(plan)} only`}
-                      </span>
-                    </label>
-                  </div>
-                );
-              })}
-            </fieldset>
-
-            {!choice && (
-              <Alert tone="info" title="Above our largest plan">
-                <p>
-                  This car costs more than any escrow plan covers. Our team can arrange the purchase:{' '}
-                  <Link to="/support" className="text-link">
-                    contact support
-                  </Link>
-                  .
-                </p>
-              </Alert>
-            )}
-
-            {totals && choice && (
-              <dl className="order-summary" aria-live="polite">
-                <div>
-                  <dt>Vehicle price</dt>
-                  <dd>{formatUsd(totals.price)}</dd>
-                </div>
-                <div>
-                  <dt>Escrow fee ({ESCROW_PLANS[choice].name})</dt>
-                  <dd>{formatUsd(totals.fee)}</dd>
-                </div>
-                <div className="order-summary__total">
-                  <dt>Total</dt>
-                  <dd data-testid="order-total">{formatUsd(totals.total)}</dd>
-                </div>
-              </dl>
-            )}
-
-            {error && (
-              <Alert tone="error" testId="buy-escrow-error">
-                <p>{error.message}</p>
-                {error.code === 'PRICE_CHANGED' && repriced && (
-                  <p>
-                    New asking price: <strong data-testid="new-price">{formatUsd(repriced.to)}</strong>. The total
-                    below includes it.
-                  </p>
-                )}
-                {error.code === 'ORDER_EXISTS' && (
-                  <p>
-                    <Link to="/dashboard?tab=orders" className="text-link">
-                      See your orders
-                    </Link>
-                  </p>
-                )}
-              </Alert>
-            )}
-
-            <button
-              type="submit"
-              className="btn btn--primary btn--block btn--lg"
-              disabled={!choice || !verified || submitting}
-            >
-              {submitting ? 'Placing order...' : 'Place Order'}
-            </button>
-            <p className="buy-escrow__note">
-              <CheckIcon size={16} />
-              Nothing is charged now. Your payment goes into escrow and is released to the seller only after you
-              approve the car.
+      {error && (
+        <Alert tone="error" testId="buy-escrow-error">
+          <p>{error.message}</p>
+          {error.code === 'PRICE_CHANGED' && repriced && (
+            <p>
+              New asking price: <strong data-testid="new-price">{formatUsd(repriced.to)}</strong>. The total
+              below includes it.
             </p>
-          </form>
-        )}
-    </div>
+          )}
+          {error.code === 'ORDER_EXISTS' && (
+            <p>
+              <Link to="/dashboard?tab=orders" className="text-link">
+                See your orders
+              </Link>
+            </p>
+          )}
+        </Alert>
+      )}
+
+      <button
+        type="submit"
+        className="btn btn--primary btn--block btn--lg"
+        disabled={!choice || !verified || submitting}
+      >
+        {submitting ? 'Placing order...' : 'Place Order'}
+      </button>
+      <p className="buy-escrow__note">
+        <CheckIcon size={16} />
+        Nothing is charged now. Your payment goes into escrow and is released to the seller only after you
+        approve the car.
+      </p>
+    </form>
   );
 }

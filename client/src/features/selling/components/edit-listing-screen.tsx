@@ -306,13 +306,13 @@ function EditListingView({ car, user, onCar }: { car: CarDetail; user: SessionUs
         onClose={() => setWithdrawOpen(false)}
         title={car.status === 'draft' ? 'Discard this draft?' : 'Withdraw this listing?'}
         subtitle={title}
+        description={
+          car.status === 'draft'
+            ? 'The draft is withdrawn and can no longer be published.'
+            : 'The car leaves the market at once. Unpaid orders for it are cancelled and everyone watching it is told. A withdrawn listing cannot be put back.'
+        }
         testId="withdraw-dialog"
       >
-        <p>
-          {car.status === 'draft'
-            ? 'The draft is withdrawn and can no longer be published.'
-            : 'The car leaves the market at once. Unpaid orders for it are cancelled and everyone watching it is told. A withdrawn listing cannot be put back.'}
-        </p>
         {withdrawError && (
           <Alert tone="error">
             <p>{withdrawError}</p>
