@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { Ajv, type Options as AjvOptions, type ValidateFunction } from 'ajv';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import addFormats from 'ajv-formats';
+import { SHARED_FORMATS } from '@common/validation.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
@@ -147,8 +148,13 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
  */
 function useStrictBodyValidation(app: FastifyInstance): void {
   const shared: AjvOptions = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
-  const bodyAjv = addFormats.default(new Ajv({ ...shared, coerceTypes: false }));
-  const textAjv = addFormats.default(new Ajv({ ...shared, coerceTypes: 'array' }));
+  const withFormats = (ajv: Ajv) => {
+    addFormats.default(ajv);
+    for (const [name, check] of Object.entries(SHARED_FORMATS)) ajv.addFormat(name, check);
+    return ajv;
+  };
+  const bodyAjv = withFormats(new Ajv({ ...shared, coerceTypes: false }));
+  const textAjv = withFormats(new Ajv({ ...shared, coerceTypes: 'array' }));
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? bodyAjv : textAjv;
     // Compiled on the route's first request rather than at start (see lazySerializers).
