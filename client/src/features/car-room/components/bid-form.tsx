@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { BID_RULE_DESCRIPTION, bidIncrement } from '@common/bid-rules.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { LockIcon } from '../../../components/ui/icons.tsx';
+import { MoneyField } from '../../../components/ui/money-field.tsx';
 import { ApiError, NETWORK_ERROR_MESSAGE, SESSION_EXPIRED_CODE } from '../../../lib/api-client.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { followsMinimum, formatAmountInput, newIdempotencyKey, parseBidAmount } from '../lib/bid-amount.ts';
@@ -124,42 +125,33 @@ export function BidForm({
 
   return (
     <form className="bid-form" onSubmit={submit} noValidate aria-label="Place a bid">
-      <div className="bid-form__label-row">
-        <label htmlFor={inputId} className="field__label">
-          Your bid
-        </label>
-        <span id={minimumId} className="bid-form__minimum" data-testid="minimum-bid">
-          {minimum === null || capped ? '' : `Minimum bid: ${formatUsd(minimum)}`}
-        </span>
-      </div>
-      <div className="bid-form__row">
-        <div className="bid-form__input">
-          <span className="bid-form__currency" aria-hidden="true">
-            $
+      <MoneyField
+        id={inputId}
+        className="bid-form__amount"
+        boxClassName="bid-form__input"
+        label="Your bid"
+        aside={
+          <span id={minimumId} className="bid-form__minimum" data-testid="minimum-bid">
+            {minimum === null || capped ? '' : `Minimum bid: ${formatUsd(minimum)}`}
           </span>
-          <input
-            id={inputId}
-            className="input"
-            name="amount"
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            value={shown}
-            disabled={disabled}
-            aria-describedby={describedBy}
-            aria-invalid={shownFeedback?.tone === 'error' && !outbid ? true : undefined}
-            onFocus={() => setFocused(true)}
-            onBlur={() => setFocused(false)}
-            onChange={(event) => {
-              setDraft({ value: event.target.value, minimumAtEdit: minimum });
-              if (feedback) setFeedback(null);
-            }}
-          />
-        </div>
-        <button type="submit" className="btn btn--gold" disabled={disabled || pending}>
-          {pending ? 'Placing bid...' : 'Place Bid'}
-        </button>
-      </div>
+        }
+        name="amount"
+        value={shown}
+        disabled={disabled}
+        describedBy={describedBy}
+        invalid={shownFeedback?.tone === 'error' && !outbid}
+        onFocus={() => setFocused(true)}
+        onBlur={() => setFocused(false)}
+        onChange={(value) => {
+          setDraft({ value, minimumAtEdit: minimum });
+          if (feedback) setFeedback(null);
+        }}
+        action={
+          <button type="submit" className="btn btn--gold" disabled={disabled || pending}>
+            {pending ? 'Placing bid...' : 'Place Bid'}
+          </button>
+        }
+      />
 
       {blocked && (
         <p id={reasonId} className="bid-form__reason" data-testid="bid-blocked-reason">

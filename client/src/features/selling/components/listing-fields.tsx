@@ -1,5 +1,7 @@
-import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
+import { CharCounter, FormField, SelectField, TextAreaField, TextField } from '../../../components/ui/form-field.tsx';
 import { CloseIcon, PlusIcon } from '../../../components/ui/icons.tsx';
+import { MoneyField } from '../../../components/ui/money-field.tsx';
 import {
   auctionEndBounds,
   AUCTION_MIN_HOURS,
@@ -34,124 +36,110 @@ interface FieldsProps {
   onFeatureDraft: (text: string) => void;
 }
 
-function Field({
+type BaseProps = Omit<FieldsProps, 'featureDraft' | 'onFeatureDraft'>;
+type TextFieldName = { [F in ListingField]: ListingFormValues[F] extends string ? F : never }[ListingField];
+
+/** What every text field of the form takes: its ids, name, value, error, and the form's handlers. */
+function fieldProps({ idBase, values, errors, onChange, onBlur, disabled }: BaseProps, field: TextFieldName) {
+  return {
+    id: fieldIds(idBase, field).input,
+    name: field,
+    className: `sell-field sell-field--${field}`,
+    error: errors[field],
+    errorTestId: `error-${field}`,
+    value: values[field],
+    disabled,
+    onChange: (value: string) => onChange(field, value as ListingFormValues[typeof field]),
+    onBlur: () => onBlur(field),
+  };
+}
+
+/** The part of a field's props that is about the field around the control. */
+const chromeOf = ({ id, className, error, errorTestId }: ReturnType<typeof fieldProps>) => ({ id, className, error, errorTestId });
+
+/** A choice of a few options as large radio buttons (how to sell, the condition). */
+function ChoiceGroup<V extends string>({
   idBase,
   field,
-  label,
+  slug,
+  legend,
+  options,
+  value,
+  onChange,
+  onBlur,
   hint,
   error,
-  aside,
-  children,
+  disabled,
 }: {
   idBase: string;
   field: ListingField;
-  label: ReactNode;
-  hint?: ReactNode;
+  /** The field's name in class names and the radios' name. */
+  slug: string;
+  legend: string;
+  options: readonly { value: V; label: string }[];
+  value: V | '';
+  onChange: (value: V) => void;
+  onBlur?: () => void;
+  hint?: string;
   error?: string;
-  aside?: ReactNode;
-  children: ReactNode;
+  disabled?: boolean;
 }) {
   const ids = fieldIds(idBase, field);
   return (
-    <div className={`field sell-field sell-field--${field}`}>
-      <div className="field__label-row">
-        <label htmlFor={ids.input} className="field__label">
-          {label}
-        </label>
-        {aside}
+    <fieldset
+      className={`field sell-field sell-field--${slug} sell-choice`}
+      role="radiogroup"
+      aria-labelledby={`${ids.input}-legend`}
+      aria-describedby={error ? ids.error : undefined}
+      aria-invalid={error ? true : undefined}
+    >
+      <legend id={`${ids.input}-legend`} className="field__label">
+        {legend}
+      </legend>
+      <div className="sell-choice__options">
+        {options.map((option, i) => (
+          <label key={option.value} className="sell-choice__option">
+            <input
+              id={i === 0 ? ids.input : undefined}
+              type="radio"
+              name={`${idBase}-${slug}`}
+              value={option.value}
+              checked={value === option.value}
+              disabled={disabled}
+              onChange={() => onChange(option.value)}
+              onBlur={onBlur}
+            />
+            <span>{option.label}</span>
+          </label>
+        ))}
       </div>
-      {children}
-      {hint && (
-        <p id={ids.hint} className="field__hint sell-field__hint">
-          {hint}
-        </p>
-      )}
+      {hint && <p className="field__hint sell-field__hint">{hint}</p>}
       {error && (
         <p id={ids.error} className="field__hint field__hint--error" data-testid={`error-${field}`}>
           {error}
         </p>
       )}
-    </div>
+    </fieldset>
   );
 }
 
-/** Props tying an input to its hint and error. */
-function describe(idBase: string, field: ListingField, errors: ListingErrors, hasHint = false) {
-  const ids = fieldIds(idBase, field);
-  const describedBy = [hasHint ? ids.hint : '', errors[field] ? ids.error : ''].filter(Boolean).join(' ');
-  return {
-    id: ids.input,
-    name: field,
-    'aria-invalid': errors[field] ? true : undefined,
-    'aria-describedby': describedBy || undefined,
-  } as const;
-}
-
 /** Make, model, year and body style: fixed once the car is listed. */
-export function CarIdentityFields({ idBase, values, errors, onChange, onBlur, disabled }: Omit<FieldsProps, 'featureDraft' | 'onFeatureDraft'>) {
+export function CarIdentityFields(props: BaseProps) {
   const latest = latestModelYear();
   return (
     <div className="sell-grid">
-      <Field idBase={idBase} field="make" label="Make" error={errors.make}>
-        <input
-          {...describe(idBase, 'make', errors)}
-          className="input"
-          type="text"
-          autoComplete="off"
-          maxLength={LISTING_LIMITS.make}
-          placeholder="Porsche"
-          value={values.make}
-          disabled={disabled}
-          onChange={(e) => onChange('make', e.target.value)}
-          onBlur={() => onBlur('make')}
-        />
-      </Field>
-      <Field idBase={idBase} field="model" label="Model" error={errors.model}>
-        <input
-          {...describe(idBase, 'model', errors)}
-          className="input"
-          type="text"
-          autoComplete="off"
-          maxLength={LISTING_LIMITS.model}
-          placeholder="911 Carrera S"
-          value={values.model}
-          disabled={disabled}
-          onChange={(e) => onChange('model', e.target.value)}
-          onBlur={() => onBlur('model')}
-        />
-      </Field>
-      <Field idBase={idBase} field="year" label="Model year" error={errors.year} hint={`${LISTING_LIMITS.firstYear} to ${latest}`}>
-        <input
-          {...describe(idBase, 'year', errors, true)}
-          className="input"
-          type="text"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={4}
-          placeholder={String(latest - 3)}
-          value={values.year}
-          disabled={disabled}
-          onChange={(e) => onChange('year', e.target.value)}
-          onBlur={() => onBlur('year')}
-        />
-      </Field>
-      <Field idBase={idBase} field="bodyStyle" label="Body style" error={errors.bodyStyle}>
-        <select
-          {...describe(idBase, 'bodyStyle', errors)}
-          className="input select"
-          value={values.bodyStyle}
-          disabled={disabled}
-          onChange={(e) => onChange('bodyStyle', e.target.value as ListingFormValues['bodyStyle'])}
-          onBlur={() => onBlur('bodyStyle')}
-        >
-          <option value="">Choose a body style</option>
-          {BODY_STYLES.map((style) => (
-            <option key={style.value} value={style.value}>
-              {style.label}
-            </option>
-          ))}
-        </select>
-      </Field>
+      <TextField {...fieldProps(props, 'make')} label="Make" autoComplete="off" maxLength={LISTING_LIMITS.make} placeholder="Porsche" />
+      <TextField {...fieldProps(props, 'model')} label="Model" autoComplete="off" maxLength={LISTING_LIMITS.model} placeholder="911 Carrera S" />
+      <TextField
+        {...fieldProps(props, 'year')}
+        label="Model year"
+        hint={`${LISTING_LIMITS.firstYear} to ${latest}`}
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={4}
+        placeholder={String(latest - 3)}
+      />
+      <SelectField {...fieldProps(props, 'bodyStyle')} label="Body style" placeholder="Choose a body style" options={BODY_STYLES} />
     </div>
   );
 }
@@ -166,203 +154,110 @@ function timeZoneName(): string {
   }
 }
 
+const CONDITION_OPTIONS = CONDITIONS.map((condition) => ({ value: condition, label: condition }));
+
 /**
  * Price, mileage and condition. With `saleChoice` (a new listing) it starts with the choice of a
  * fixed price or a timed auction; an auction asks for its end and an optional reserve, and its
  * price is the starting bid.
  */
-export function PriceFields({
-  idBase,
-  values,
-  errors,
-  onChange,
-  onBlur,
-  disabled,
-  saleChoice = false,
-}: Omit<FieldsProps, 'featureDraft' | 'onFeatureDraft'> & { saleChoice?: boolean }) {
-  const conditionIds = fieldIds(idBase, 'condition');
-  const saleIds = fieldIds(idBase, 'saleType');
+export function PriceFields({ saleChoice = false, ...props }: BaseProps & { saleChoice?: boolean }) {
+  const { idBase, values, errors, onChange, onBlur, disabled } = props;
   const auction = values.saleType === 'auction';
   const bounds = auctionEndBounds();
   const zone = timeZoneName();
   return (
     <div className="sell-grid">
       {saleChoice && (
-        <fieldset className="field sell-field sell-field--sale-type sell-choice" role="radiogroup" aria-labelledby={`${saleIds.input}-legend`}>
-          <legend id={`${saleIds.input}-legend`} className="field__label">
-            How do you want to sell?
-          </legend>
-          <div className="sell-choice__options">
-            {SALE_TYPES.map((type, i) => (
-              <label key={type.value} className="sell-choice__option">
-                <input
-                  id={i === 0 ? saleIds.input : undefined}
-                  type="radio"
-                  name={`${idBase}-sale-type`}
-                  value={type.value}
-                  checked={values.saleType === type.value}
-                  disabled={disabled}
-                  onChange={() => onChange('saleType', type.value)}
-                />
-                <span>{type.label}</span>
-              </label>
-            ))}
-          </div>
-          <p className="field__hint sell-field__hint">
-            {auction
+        <ChoiceGroup
+          idBase={idBase}
+          field="saleType"
+          slug="sale-type"
+          legend="How do you want to sell?"
+          options={SALE_TYPES}
+          value={values.saleType}
+          disabled={disabled}
+          onChange={(type) => onChange('saleType', type)}
+          hint={
+            auction
               ? 'Buyers bid until the end you choose; the highest bid then buys the car through escrow. Bids in the final minutes extend the end, so nobody can snipe it.'
-              : 'Buyers order at your asking price through escrow, or make you an offer by bidding.'}
-          </p>
-        </fieldset>
+              : 'Buyers order at your asking price through escrow, or make you an offer by bidding.'
+          }
+        />
       )}
-      <Field
-        idBase={idBase}
-        field="price"
+      <MoneyField
+        {...fieldProps(props, 'price')}
         label={auction ? 'Starting bid' : 'Asking price'}
-        error={errors.price}
         hint={auction ? 'Bidding opens here. Whole US dollars, up to $1,000,000' : 'Whole US dollars, up to $1,000,000'}
-      >
-        <div className="affix-input">
-          <span className="affix-input__affix" aria-hidden="true">
-            $
-          </span>
-          <input
-            {...describe(idBase, 'price', errors, true)}
-            className="input affix-input__input affix-input__input--prefix"
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={12}
-            placeholder="125000"
-            value={values.price}
-            disabled={disabled}
-            onChange={(e) => onChange('price', e.target.value)}
-            onBlur={() => onBlur('price')}
-          />
-        </div>
-      </Field>
+        maxLength={12}
+        placeholder="125000"
+      />
       {saleChoice && auction && (
         <>
-          <Field
-            idBase={idBase}
-            field="auctionEnds"
+          <TextField
+            {...fieldProps(props, 'auctionEnds')}
             label="Auction ends"
-            error={errors.auctionEnds}
             hint={`Your local time${zone ? ` (${zone})` : ''}: at least ${AUCTION_MIN_HOURS} hours and at most 30 days from now.`}
-          >
-            <input
-              {...describe(idBase, 'auctionEnds', errors, true)}
-              className="input"
-              type="datetime-local"
-              step={60}
-              min={bounds.min}
-              max={bounds.max}
-              value={values.auctionEnds}
-              disabled={disabled}
-              onChange={(e) => onChange('auctionEnds', e.target.value)}
-              onBlur={() => onBlur('auctionEnds')}
-            />
-          </Field>
-          <Field
-            idBase={idBase}
-            field="reservePrice"
+            type="datetime-local"
+            step={60}
+            min={bounds.min}
+            max={bounds.max}
+          />
+          <MoneyField
+            {...fieldProps(props, 'reservePrice')}
             label={
               <>
                 Reserve price <span className="field__optional">(optional)</span>
               </>
             }
-            error={errors.reservePrice}
             hint="Hidden from buyers. Below it the car does not sell, though you may still accept the highest bid for a day. Not below the starting bid."
-          >
-            <div className="affix-input">
-              <span className="affix-input__affix" aria-hidden="true">
-                $
-              </span>
-              <input
-                {...describe(idBase, 'reservePrice', errors, true)}
-                className="input affix-input__input affix-input__input--prefix"
-                type="text"
-                inputMode="numeric"
-                autoComplete="off"
-                maxLength={12}
-                placeholder="No reserve"
-                value={values.reservePrice}
-                disabled={disabled}
-                onChange={(e) => onChange('reservePrice', e.target.value)}
-                onBlur={() => onBlur('reservePrice')}
-              />
-            </div>
-          </Field>
+            maxLength={12}
+            placeholder="No reserve"
+          />
         </>
       )}
-      <Field idBase={idBase} field="mileage" label="Mileage" error={errors.mileage}>
-        <div className="affix-input">
-          <input
-            {...describe(idBase, 'mileage', errors)}
-            className="input affix-input__input affix-input__input--suffix"
-            type="text"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={12}
-            placeholder="12400"
-            value={values.mileage}
-            disabled={disabled}
-            onChange={(e) => onChange('mileage', e.target.value)}
-            onBlur={() => onBlur('mileage')}
-          />
-          <span className="affix-input__affix affix-input__affix--suffix" aria-hidden="true">
-            mi
-          </span>
-        </div>
-      </Field>
-      <fieldset
-        className="field sell-field sell-field--condition sell-choice"
-        role="radiogroup"
-        aria-labelledby={`${conditionIds.input}-legend`}
-        aria-describedby={errors.condition ? conditionIds.error : undefined}
-        aria-invalid={errors.condition ? true : undefined}
-      >
-        <legend id={`${conditionIds.input}-legend`} className="field__label">
-          Condition
-        </legend>
-        <div className="sell-choice__options">
-          {CONDITIONS.map((condition, i) => (
-            <label key={condition} className="sell-choice__option">
-              <input
-                id={i === 0 ? conditionIds.input : undefined}
-                type="radio"
-                name={`${idBase}-condition`}
-                value={condition}
-                checked={values.condition === condition}
-                disabled={disabled}
-                onChange={() => onChange('condition', condition)}
-                onBlur={() => onBlur('condition')}
-              />
-              <span>{condition}</span>
-            </label>
-          ))}
-        </div>
-        {errors.condition && (
-          <p id={conditionIds.error} className="field__hint field__hint--error" data-testid="error-condition">
-            {errors.condition}
-          </p>
+      <FormField {...chromeOf(fieldProps(props, 'mileage'))} label="Mileage">
+        {(aria) => (
+          <div className="affix-input">
+            <input
+              {...aria}
+              name="mileage"
+              className="input affix-input__input affix-input__input--suffix"
+              type="text"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={12}
+              placeholder="12400"
+              value={values.mileage}
+              disabled={disabled}
+              onChange={(e) => onChange('mileage', e.target.value)}
+              onBlur={() => onBlur('mileage')}
+            />
+            <span className="affix-input__affix affix-input__affix--suffix" aria-hidden="true">
+              mi
+            </span>
+          </div>
         )}
-      </fieldset>
+      </FormField>
+      <ChoiceGroup
+        idBase={idBase}
+        field="condition"
+        slug="condition"
+        legend="Condition"
+        options={CONDITION_OPTIONS}
+        value={values.condition}
+        disabled={disabled}
+        onChange={(condition) => onChange('condition', condition)}
+        onBlur={() => onBlur('condition')}
+        error={errors.condition}
+      />
     </div>
   );
 }
 
 /** Location, description and the features list. */
-export function DescriptionFields({
-  idBase,
-  values,
-  errors,
-  onChange,
-  onBlur,
-  disabled,
-  featureDraft,
-  onFeatureDraft,
-}: FieldsProps) {
+export function DescriptionFields({ featureDraft, onFeatureDraft, ...props }: FieldsProps) {
+  const { idBase, values, errors, onChange, disabled } = props;
   const featureIds = fieldIds(idBase, 'features');
   const featureInputId = featureIds.input;
   const featureHintId = useId();
@@ -401,43 +296,32 @@ export function DescriptionFields({
 
   return (
     <div className="sell-stack">
-      <Field idBase={idBase} field="location" label="Location" error={errors.location} hint="City and state, shown on the listing">
-        <input
-          {...describe(idBase, 'location', errors, true)}
-          className="input"
-          type="text"
-          autoComplete="address-level2"
-          maxLength={LISTING_LIMITS.location}
-          placeholder="Austin, TX"
-          value={values.location}
-          disabled={disabled}
-          onChange={(e) => onChange('location', e.target.value)}
-          onBlur={() => onBlur('location')}
-        />
-      </Field>
-      <Field
-        idBase={idBase}
-        field="description"
+      <TextField
+        {...fieldProps(props, 'location')}
+        label="Location"
+        hint="City and state, shown on the listing"
+        autoComplete="address-level2"
+        maxLength={LISTING_LIMITS.location}
+        placeholder="Austin, TX"
+      />
+      <TextAreaField
+        {...fieldProps(props, 'description')}
         label="Description"
-        error={errors.description}
         hint="History, service records, options, anything a buyer should know."
         aside={
-          <span className={descriptionLength > LISTING_LIMITS.description ? 'field__counter field__counter--over' : 'field__counter'}>
-            {integer.format(descriptionLength)} / {integer.format(LISTING_LIMITS.description)}
-          </span>
+          <CharCounter
+            count={descriptionLength}
+            max={LISTING_LIMITS.description}
+            over={descriptionLength > LISTING_LIMITS.description}
+            separator=" / "
+            format={(n) => integer.format(n)}
+            spoken
+          />
         }
-      >
-        <textarea
-          {...describe(idBase, 'description', errors, true)}
-          className="input input--textarea sell-description"
-          rows={6}
-          maxLength={LISTING_LIMITS.description}
-          value={values.description}
-          disabled={disabled}
-          onChange={(e) => onChange('description', e.target.value)}
-          onBlur={() => onBlur('description')}
-        />
-      </Field>
+        inputClassName="sell-description"
+        rows={6}
+        maxLength={LISTING_LIMITS.description}
+      />
 
       <div className="field sell-field sell-field--features">
         <div className="field__label-row">
