@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { MailIcon } from '../../../components/ui/icons.tsx';
@@ -6,11 +6,11 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { forgotPassword } from '../api/auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
+import { EmailField } from './email-field.tsx';
 import './auth.css';
 
 export function ForgotPasswordScreen() {
   useDocumentTitle('Forgot Password');
-  const emailId = useId();
   const [email, setEmail] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -72,23 +72,7 @@ export function ForgotPasswordScreen() {
     >
       {error && <Alert tone="error">{error}</Alert>}
       <form className="auth-form" onSubmit={handleSubmit}>
-        <div className="field">
-          <label htmlFor={emailId} className="field__label">
-            Email
-          </label>
-          <input
-            id={emailId}
-            className="input"
-            type="email"
-            name="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-          />
-        </div>
+        <EmailField value={email} onChange={setEmail} />
         <button
           type="submit"
           className="btn btn--primary btn--block btn--lg"

@@ -7,6 +7,7 @@ import { login, resendVerification } from '../api/auth-api.ts';
 import { redirectTarget } from '../lib/redirect-target.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { AuthCard } from './auth-card.tsx';
+import { EmailField } from './email-field.tsx';
 import { PasswordField } from './password-field.tsx';
 import './auth.css';
 
@@ -30,7 +31,6 @@ export function LoginScreen() {
   const navigate = useNavigate();
   const location = useLocation();
   const setSession = useSessionStore((s) => s.setSession);
-  const emailId = useId();
   const passwordId = useId();
 
   const [email, setEmail] = useState('');
@@ -114,23 +114,7 @@ export function LoginScreen() {
       )}
 
       <form className="auth-form" onSubmit={handleSubmit}>
-        <div className="field">
-          <label htmlFor={emailId} className="field__label">
-            Email
-          </label>
-          <input
-            id={emailId}
-            className="input"
-            type="email"
-            name="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-          />
-        </div>
+        <EmailField value={email} onChange={setEmail} />
 
         <PasswordField
           id={passwordId}

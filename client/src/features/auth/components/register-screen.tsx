@@ -1,26 +1,21 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { isAcceptablePassword, PASSWORD_RULES_MESSAGE } from '@common/password-rules.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { TextField } from '../../../components/ui/form-field.tsx';
 import { MailIcon } from '../../../components/ui/icons.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { register } from '../api/auth-api.ts';
-import { confirmMismatch, PASSWORDS_DO_NOT_MATCH } from '../lib/password-checklist.ts';
+import { newPasswordError } from '../lib/password-checklist.ts';
 import { AuthCard } from './auth-card.tsx';
-import { MismatchHint, PasswordChecklist } from './password-checklist.tsx';
-import { PasswordField } from './password-field.tsx';
+import { EmailField } from './email-field.tsx';
+import { PasswordWithConfirm } from './password-with-confirm.tsx';
 import { ResendVerificationButton } from './resend-verification-button.tsx';
 import './auth.css';
 
 export function RegisterScreen() {
   useDocumentTitle('Sign Up');
   const nameId = useId();
-  const emailId = useId();
-  const passwordId = useId();
-  const confirmId = useId();
-  const checklistId = useId();
-  const mismatchId = useId();
 
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -30,8 +25,6 @@ export function RegisterScreen() {
   const [error, setError] = useState<string | null>(null);
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
 
-  const mismatch = confirmMismatch(password, confirm);
-
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitting) return;
@@ -39,12 +32,9 @@ export function RegisterScreen() {
       setError('Please enter your full name');
       return;
     }
-    if (!isAcceptablePassword(password)) {
-      setError(PASSWORD_RULES_MESSAGE);
-      return;
-    }
-    if (password !== confirm) {
-      setError(PASSWORDS_DO_NOT_MATCH);
+    const passwordProblem = newPasswordError(password, confirm);
+    if (passwordProblem) {
+      setError(passwordProblem);
       return;
     }
     setSubmitting(true);
@@ -100,68 +90,11 @@ export function RegisterScreen() {
       {error && <Alert tone="error">{error}</Alert>}
 
       <form className="auth-form" onSubmit={handleSubmit}>
-        <div className="field">
-          <label htmlFor={nameId} className="field__label">
-            Full name
-          </label>
-          <input
-            id={nameId}
-            className="input"
-            type="text"
-            name="name"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            autoComplete="name"
-            maxLength={100}
-            required
-          />
-        </div>
+        <TextField id={nameId} label="Full name" name="name" value={name} onChange={setName} autoComplete="name" maxLength={100} required />
 
-        <div className="field">
-          <label htmlFor={emailId} className="field__label">
-            Email
-          </label>
-          <input
-            id={emailId}
-            className="input"
-            type="email"
-            name="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-          />
-        </div>
+        <EmailField value={email} onChange={setEmail} />
 
-        <div className="field-group">
-          <PasswordField
-            id={passwordId}
-            name="password"
-            label="Password"
-            value={password}
-            onChange={setPassword}
-            autoComplete="new-password"
-            describedBy={checklistId}
-          />
-          <PasswordChecklist id={checklistId} password={password} />
-        </div>
-
-        <div className="field-group">
-          <PasswordField
-            id={confirmId}
-            name="confirmPassword"
-            label="Confirm password"
-            value={confirm}
-            onChange={setConfirm}
-            autoComplete="new-password"
-            toggleName="confirm password"
-            describedBy={mismatchId}
-            invalid={mismatch}
-          />
-          <MismatchHint id={mismatchId} show={mismatch} />
-        </div>
+        <PasswordWithConfirm password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
 
         <button type="submit" className="btn btn--primary btn--block btn--lg" disabled={submitting}>
           {submitting ? 'Creating account...' : 'Create Account'}

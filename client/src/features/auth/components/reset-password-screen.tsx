@@ -1,17 +1,15 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { isAcceptablePassword, PASSWORD_RULES_MESSAGE } from '@common/password-rules.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { AlertIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
 import { api, errorMessage } from '../../../lib/api-client.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { resetPassword } from '../api/auth-api.ts';
-import { confirmMismatch, PASSWORDS_DO_NOT_MATCH } from '../lib/password-checklist.ts';
+import { newPasswordError } from '../lib/password-checklist.ts';
 import { AUTH_REDIRECT_DELAY_MS } from '../lib/redirect-target.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { AuthCard } from './auth-card.tsx';
-import { MismatchHint, PasswordChecklist } from './password-checklist.tsx';
-import { PasswordField } from './password-field.tsx';
+import { PasswordWithConfirm } from './password-with-confirm.tsx';
 import './auth.css';
 
 const MISSING_TOKEN = 'Invalid or missing reset token';
@@ -23,18 +21,12 @@ export function ResetPasswordScreen() {
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   const navigate = useNavigate();
-  const passwordId = useId();
-  const confirmId = useId();
-  const checklistId = useId();
-  const mismatchId = useId();
 
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-
-  const mismatch = confirmMismatch(password, confirm);
 
   useEffect(() => {
     if (!done) return;
@@ -45,12 +37,9 @@ export function ResetPasswordScreen() {
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitting) return;
-    if (!isAcceptablePassword(password)) {
-      setError(PASSWORD_RULES_MESSAGE);
-      return;
-    }
-    if (password !== confirm) {
-      setError(PASSWORDS_DO_NOT_MATCH);
+    const passwordProblem = newPasswordError(password, confirm);
+    if (passwordProblem) {
+      setError(passwordProblem);
       return;
     }
     setSubmitting(true);
@@ -123,32 +112,15 @@ export function ResetPasswordScreen() {
     >
       {error && <Alert tone="error">{error}</Alert>}
       <form className="auth-form" onSubmit={handleSubmit}>
-        <div className="field-group">
-          <PasswordField
-            id={passwordId}
-            name="newPassword"
-            label="New password"
-            value={password}
-            onChange={setPassword}
-            autoComplete="new-password"
-            describedBy={checklistId}
-          />
-          <PasswordChecklist id={checklistId} password={password} />
-        </div>
-        <div className="field-group">
-          <PasswordField
-            id={confirmId}
-            name="confirmPassword"
-            label="Confirm new password"
-            value={confirm}
-            onChange={setConfirm}
-            autoComplete="new-password"
-            toggleName="confirm password"
-            describedBy={mismatchId}
-            invalid={mismatch}
-          />
-          <MismatchHint id={mismatchId} show={mismatch} />
-        </div>
+        <PasswordWithConfirm
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          label="New password"
+          confirmLabel="Confirm new password"
+          name="newPassword"
+        />
         <button type="submit" className="btn btn--primary btn--block btn--lg" disabled={submitting}>
           {submitting ? 'Resetting...' : 'Reset Password'}
         </button>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PASSWORD_RULES } from '@common/password-rules.ts';
-import { confirmMismatch, passwordChecklist } from './password-checklist.ts';
+import { PASSWORD_RULES, PASSWORD_RULES_MESSAGE } from '@common/password-rules.ts';
+import { confirmMismatch, newPasswordError, passwordChecklist, PASSWORDS_DO_NOT_MATCH } from './password-checklist.ts';
 
 describe('passwordChecklist', () => {
   it('lists every shared rule, in order, with whether it is met', () => {
@@ -22,5 +22,13 @@ describe('confirmMismatch', () => {
     expect(confirmMismatch('Secret1!', '')).toBe(false);
     expect(confirmMismatch('Secret1!', 'Secret1')).toBe(true);
     expect(confirmMismatch('Secret1!', 'Secret1!')).toBe(false);
+  });
+});
+
+describe('newPasswordError', () => {
+  it('asks for the rules first, then for a matching confirmation', () => {
+    expect(newPasswordError('short', 'short')).toBe(PASSWORD_RULES_MESSAGE);
+    expect(newPasswordError('Abcdefg1!', 'Abcdefg1')).toBe(PASSWORDS_DO_NOT_MATCH);
+    expect(newPasswordError('Abcdefg1!', 'Abcdefg1!')).toBeNull();
   });
 });
