@@ -10,7 +10,8 @@ import type { EventBus } from '../lib/events.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import { carTitle } from './chat.ts';
 import type { NotificationsService, NewNotification } from './notifications.ts';
-import { OrderChanges, type OrdersService } from './orders/orders-service.ts';
+import { OrderChanges } from './orders/announcements.ts';
+import type { OrdersService } from './orders/orders-service.ts';
 import { formatDeadline } from './orders/order-messages.ts';
 
 declare module '../jobs/job-runner.ts' {

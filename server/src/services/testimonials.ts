@@ -1,5 +1,5 @@
-import { and, desc, eq } from 'drizzle-orm';
-import type { Database } from '../../../db/client.ts';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../../db/client.ts';
 import { orders, testimonials, users } from '../../../db/schema/index.ts';
 import { notFound } from '../lib/errors.ts';
 
@@ -90,4 +90,15 @@ export class TestimonialsService {
       .returning();
     return toTestimonial(row!);
   }
+}
+
+/**
+ * A completed purchase backs the buyer's testimonials: those not yet verified become verified,
+ * keeping the car and amount their author gave, else taking the purchase's. In the sale's transaction.
+ */
+export async function verifyPurchaseTestimonials(tx: Executor, purchase: { buyerId: number; amount: number; carTitle: string }): Promise<void> {
+  await tx
+    .update(testimonials)
+    .set({ verified: true, purchaseAmount: sql`coalesce(${testimonials.purchaseAmount}, ${purchase.amount})`, carPurchased: sql`coalesce(${testimonials.carPurchased}, ${purchase.carTitle})` })
+    .where(and(eq(testimonials.userId, purchase.buyerId), eq(testimonials.verified, false)));
 }
