@@ -59,3 +59,8 @@ export const SEARCH_MAX_LENGTH = 100;
 export function latestModelYear(now: Date = new Date()): number {
   return now.getUTCFullYear() + 1;
 }
+
+/** What a model year outside 1900 to next year is told. */
+export function modelYearMessage(now: Date = new Date()): string {
+  return `Enter a model year from ${LISTING_LIMITS.firstYear} to ${latestModelYear(now)}`;
+}

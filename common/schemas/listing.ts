@@ -22,19 +22,6 @@ const count = new Intl.NumberFormat('en-US');
 const namedText = (max: number, label: string, empty: string) =>
   Text(1, max, messages({ default: empty, maxLength: `${label} must be at most ${count.format(max)} characters` }));
 
-const wholeDollars = (what: string, max: number, example: string, description: string) =>
-  Type.Integer({
-    minimum: LISTING_LIMITS.minPrice,
-    maximum: max,
-    description,
-    ...messages({
-      required: `Enter the ${what}`,
-      type: `Enter a whole-dollar amount, for example ${example}`,
-      minimum: `The ${what} must be at least ${formatUsd(LISTING_LIMITS.minPrice)}`,
-      maximum: `The ${what} must be at most ${formatUsd(max)}`,
-    }),
-  });
-
 export const listingFields = {
   make: namedText(LISTING_LIMITS.make, 'Make', 'Enter the make, for example Porsche'),
   model: namedText(LISTING_LIMITS.model, 'Model', 'Enter the model, for example 911 Carrera S'),
@@ -44,7 +31,17 @@ export const listingFields = {
     description: `Model year, from ${LISTING_LIMITS.firstYear} to next year`,
     ...messages({ required: 'Enter the model year', default: `Enter a model year from ${LISTING_LIMITS.firstYear} to next year` }),
   }),
-  price: wholeDollars('price', LISTING_LIMITS.maxPrice, '125000', 'Asking price, whole US dollars'),
+  price: Type.Integer({
+    minimum: LISTING_LIMITS.minPrice,
+    maximum: LISTING_LIMITS.maxPrice,
+    description: 'Asking price, whole US dollars',
+    ...messages({
+      required: 'Enter the asking price',
+      type: 'Enter a whole-dollar amount, for example 125000',
+      minimum: `The price must be at least ${formatUsd(LISTING_LIMITS.minPrice)}`,
+      maximum: `The price must be at most ${formatUsd(LISTING_LIMITS.maxPrice)}`,
+    }),
+  }),
   mileage: Type.Integer({
     minimum: 0,
     maximum: LISTING_LIMITS.maxMileage,
@@ -65,6 +62,18 @@ export const listingFields = {
   bodyStyle: StringEnum(CAR_BODY_STYLES, messages({ default: 'Choose a body style' })),
 };
 
+/** An auction's reserve: whole dollars. */
+export const ReservePrice = Type.Integer({
+  minimum: LISTING_LIMITS.minPrice,
+  maximum: AUCTION_BID_LIMIT,
+  description: 'Never shown to anyone but the seller',
+  ...messages({
+    type: 'Enter a whole-dollar amount, for example 150000',
+    minimum: `The reserve must be at least ${formatUsd(LISTING_LIMITS.minPrice)}`,
+    maximum: `The reserve must be at most ${formatUsd(AUCTION_BID_LIMIT)}`,
+  }),
+});
+
 export const AuctionTermsSchema = Type.Object(
   {
     endsAt: Type.String({
@@ -72,18 +81,7 @@ export const AuctionTermsSchema = Type.Object(
       description: 'At least AUCTION_MIN_SECONDS (default one day) and at most 30 days ahead',
       ...messages({ required: 'Choose when the auction ends', default: 'Enter a date and a time' }),
     }),
-    reservePrice: Type.Optional(
-      Type.Integer({
-        minimum: LISTING_LIMITS.minPrice,
-        maximum: AUCTION_BID_LIMIT,
-        description: 'Never shown to anyone but the seller',
-        ...messages({
-          type: 'Enter a whole-dollar amount, for example 150000',
-          minimum: `The reserve must be at least ${formatUsd(LISTING_LIMITS.minPrice)}`,
-          maximum: `The reserve must be at most ${formatUsd(AUCTION_BID_LIMIT)}`,
-        }),
-      }),
-    ),
+    reservePrice: Type.Optional(ReservePrice),
   },
   { ...strict, description: 'Sell at a timed auction: price is then the starting bid' },
 );

@@ -1,9 +1,10 @@
+import type { ListingEdit, NewListing } from '@common/schemas/listing.ts';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor, Transaction } from '../../../db/client.ts';
 import { cars, sellers, watchlist, type StoredPhoto } from '../../../db/schema/index.ts';
 import { carSearchText } from '../../../db/search-text.ts';
-import { PHOTO_LIMITS, type CarBodyStyle, type CarCondition } from '@common/listing.ts';
+import { PHOTO_LIMITS, latestModelYear, modelYearMessage } from '@common/listing.ts';
 import { formatUsd } from '@common/pricing.ts';
 import type { CarDetail, CarPhoto, CarStatus } from '@common/api-types.ts';
 import { conflict, notFound, validationFailed } from '../lib/errors.ts';
@@ -11,7 +12,7 @@ import type { EventBus } from '../lib/events.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import { noViewers, readCarDetail, type ViewerCounts } from './cars.ts';
 import { carTitle } from './chat.ts';
-import type { AuctionRequest, AuctionsService } from './auctions.ts';
+import type { AuctionsService } from './auctions.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from './idempotency.ts';
 import type { NotificationsService } from './notifications.ts';
 import { OrderChanges } from './orders/announcements.ts';
@@ -27,22 +28,7 @@ declare module '../jobs/job-runner.ts' {
   }
 }
 
-export interface NewListing {
-  make: string;
-  model: string;
-  year: number;
-  price: number;
-  mileage: number;
-  condition: CarCondition;
-  location: string;
-  description: string;
-  features: string[];
-  bodyStyle: CarBodyStyle;
-  /** A timed auction instead of a fixed price; `price` is then the starting bid. */
-  auction?: AuctionRequest;
-  /** Extension: keep it off the market until published (photos are added first). */
-  draft?: boolean;
-}
+export type { ListingEdit, NewListing } from '@common/schemas/listing.ts';
 
 /** What photo changes answer: `images` (the contract's) and `photos` with every size (extension). */
 export interface PhotoGallery {
@@ -50,7 +36,6 @@ export interface PhotoGallery {
   photos: CarPhoto[];
 }
 
-export type ListingEdit = Partial<Pick<NewListing, 'price' | 'description' | 'features' | 'mileage' | 'location' | 'condition'>>;
 
 export interface ListingsServiceDeps {
   db: Database;
@@ -378,8 +363,7 @@ function assertRoomForPhoto(car: CarRow): void {
 
 /** Model years run up to next year's models. */
 function assertModelYear(year: number): void {
-  const latest = new Date().getUTCFullYear() + 1;
-  if (year > latest) throw validationFailed([{ field: 'year', message: `year must be at most ${latest}` }]);
+  if (year > latestModelYear()) throw validationFailed([{ field: 'year', message: modelYearMessage() }]);
 }
 
 const trimmed = (text: string) => text.trim();

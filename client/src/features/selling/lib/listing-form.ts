@@ -1,38 +1,36 @@
-import { AUCTION_BID_LIMIT, AUCTION_MAX_DAYS } from '@common/auction-rules.ts';
-import { formatUsd } from '@common/pricing.ts';
+import { Type, type TSchema } from 'typebox';
+import { AUCTION_MAX_DAYS } from '@common/auction-rules.ts';
+import {
+  BODY_STYLE_LABELS,
+  CAR_CONDITIONS,
+  LISTING_LIMITS,
+  latestModelYear,
+  modelYearMessage,
+  type CarBodyStyle,
+  type CarCondition,
+} from '@common/listing.ts';
+import { ReservePrice, listingFields, type ListingEdit, type NewListing } from '@common/schemas/listing.ts';
+import { checkAgainst } from '@common/validation.ts';
 
 /**
- * The listing form (`/sell` and `/sell/:id/edit`): its values, the checks that mirror the
- * server's limits (contract §Selling, `NewListing`) so mistakes show beside the field as they are
- * made, the request bodies, and the mapping of a 400 `VALIDATION_FAILED` back onto the fields.
- * The server still decides: these checks are a convenience.
+ * The listing form (`/sell` and `/sell/:id/edit`): its values, the live checks (each field is
+ * checked against the very schema the server validates `POST /api/cars` with, so the message
+ * beside the field is the one the server would send), the request bodies, and the mapping of a
+ * 400 `VALIDATION_FAILED` back onto the fields. The server still decides.
  */
 
-export const BODY_STYLES = [
-  { value: 'sedan', label: 'Sedan' },
-  { value: 'coupe', label: 'Coupe' },
-  { value: 'convertible', label: 'Convertible' },
-  { value: 'suv', label: 'SUV' },
-  { value: 'sports', label: 'Sports' },
-  { value: 'wagon', label: 'Wagon' },
-] as const;
-export type BodyStyle = (typeof BODY_STYLES)[number]['value'];
+export { LISTING_LIMITS, latestModelYear, type ListingEdit, type NewListing };
+export { EDITABLE_FIELDS, type EditableField } from '@common/schemas/listing.ts';
 
-export const CONDITIONS = ['Excellent', 'Like New'] as const;
-export type Condition = (typeof CONDITIONS)[number];
+/** In the order the form offers them. */
+export const BODY_STYLES = (['sedan', 'coupe', 'convertible', 'suv', 'sports', 'wagon'] as const satisfies readonly CarBodyStyle[]).map((value) => ({
+  value,
+  label: BODY_STYLE_LABELS[value],
+}));
+export type BodyStyle = CarBodyStyle;
 
-export const LISTING_LIMITS = {
-  make: 60,
-  model: 60,
-  location: 120,
-  description: 5_000,
-  feature: 80,
-  features: 40,
-  firstYear: 1900,
-  minPrice: 1,
-  maxPrice: 1_000_000,
-  maxMileage: 1_000_000,
-} as const;
+export const CONDITIONS = CAR_CONDITIONS;
+export type Condition = CarCondition;
 
 /** How the car is sold: at its asking price, or at a timed auction where the price is the starting bid. */
 export const SALE_TYPES = [
@@ -46,11 +44,6 @@ export type SaleType = (typeof SALE_TYPES)[number]['value'];
  * by default) cannot be read from here; should it differ, its message is shown instead.
  */
 export const AUCTION_MIN_HOURS = 24;
-
-/** Model years run up to next year's models (as the server counts them, in UTC). */
-export function latestModelYear(now: Date = new Date()): number {
-  return now.getUTCFullYear() + 1;
-}
 
 /** What the form holds: text as typed (numbers too), so a half-typed value is never lost. */
 export interface ListingFormValues {
@@ -90,30 +83,6 @@ export const LISTING_FIELDS: readonly ListingField[] = [
   'description',
   'features',
 ];
-
-/** The fields a published listing can still change (`PATCH /api/cars/:id`). */
-export const EDITABLE_FIELDS = ['price', 'mileage', 'condition', 'location', 'description', 'features'] as const;
-export type EditableField = (typeof EDITABLE_FIELDS)[number];
-
-/** `POST /api/cars` body. */
-export interface NewListing {
-  make: string;
-  model: string;
-  year: number;
-  price: number;
-  mileage: number;
-  condition: Condition;
-  location: string;
-  description: string;
-  features: string[];
-  bodyStyle: BodyStyle;
-  /** A timed auction: `price` is then the starting bid. */
-  auction?: { endsAt: string; reservePrice?: number };
-  draft?: boolean;
-}
-
-/** `PATCH /api/cars/:id` body. */
-export type ListingEdit = Partial<Pick<NewListing, EditableField>>;
 
 export const EMPTY_LISTING: ListingFormValues = {
   make: '',
@@ -185,52 +154,49 @@ export function parseWholeNumber(text: string): number | null {
   return Number(cleaned);
 }
 
-function textError(value: string, max: number, emptyMessage: string, name: string): string | undefined {
-  const text = value.trim();
-  if (!text) return emptyMessage;
-  if (textLength(text) > max) return `${name} must be at most ${integerFormat.format(max)} characters`;
-  return undefined;
+/** Each listing field alone, to check one as it is typed. */
+const singleFieldSchemas = new Map<string, TSchema>(
+  Object.entries<TSchema>({ ...listingFields, reservePrice: ReservePrice }).map(([name, schema]) => [name, Type.Object({ [name]: schema })]),
+);
+
+/** The schema's sentence for `value` in field `name` (`undefined`: the field was left empty). */
+function schemaMessage(name: string, value: unknown): string | undefined {
+  const schema = singleFieldSchemas.get(name);
+  if (!schema) return undefined;
+  return checkAgainst(schema, value === undefined ? {} : { [name]: value })[0]?.message;
+}
+
+/** A number as typed: the whole number, the text itself when it is not one (the schema words it), undefined when empty. */
+function typedNumber(text: string): number | string | undefined {
+  if (!text.trim()) return undefined;
+  return parseWholeNumber(text) ?? text;
 }
 
 /** The message for one field, or undefined when it is fine. Whitespace-only text counts as empty. */
 export function fieldError(field: ListingField, values: ListingFormValues, now: Date = new Date()): string | undefined {
   switch (field) {
     case 'make':
-      return textError(values.make, LISTING_LIMITS.make, 'Enter the make, for example Porsche', 'Make');
     case 'model':
-      return textError(values.model, LISTING_LIMITS.model, 'Enter the model, for example 911 Carrera S', 'Model');
+    case 'location':
+    case 'description':
+      return schemaMessage(field, values[field].trim());
     case 'year': {
-      const latest = latestModelYear(now);
-      if (!values.year.trim()) return 'Enter the model year';
-      const year = /^\s*\d{4}\s*$/.test(values.year) ? Number(values.year) : null;
-      if (year === null || year < LISTING_LIMITS.firstYear || year > latest) {
-        return `Enter a model year from ${LISTING_LIMITS.firstYear} to ${latest}`;
-      }
+      if (!values.year.trim()) return schemaMessage('year', undefined);
+      const year = /^\s*\d{4}\s*$/.test(values.year) ? Number(values.year) : values.year;
+      if (schemaMessage('year', year) || (typeof year === 'number' && year > latestModelYear(now))) return modelYearMessage(now);
       return undefined;
     }
     case 'bodyStyle':
-      return values.bodyStyle ? undefined : 'Choose a body style';
     case 'condition':
-      return values.condition ? undefined : 'Choose the condition';
+      return schemaMessage(field, values[field]);
     case 'price': {
-      if (!values.price.trim()) return values.saleType === 'auction' ? 'Enter the starting bid' : 'Enter the asking price';
-      const price = parseWholeNumber(values.price);
-      if (price === null) return 'Enter a whole-dollar amount, for example 125000';
-      if (price < LISTING_LIMITS.minPrice) return `The price must be at least ${formatUsd(LISTING_LIMITS.minPrice)}`;
-      if (price > LISTING_LIMITS.maxPrice) return `The price must be at most ${formatUsd(LISTING_LIMITS.maxPrice)}`;
-      return undefined;
+      if (!values.price.trim() && values.saleType === 'auction') return 'Enter the starting bid';
+      return schemaMessage('price', typedNumber(values.price));
     }
-    case 'mileage': {
-      if (!values.mileage.trim()) return 'Enter the mileage';
-      const mileage = parseWholeNumber(values.mileage);
-      if (mileage === null) return 'Enter the mileage in whole miles, for example 12400';
-      if (mileage > LISTING_LIMITS.maxMileage) return `The mileage must be at most ${integerFormat.format(LISTING_LIMITS.maxMileage)} miles`;
-      return undefined;
-    }
-    case 'location':
-      return textError(values.location, LISTING_LIMITS.location, 'Enter where the car is, for example Austin, TX', 'Location');
-    case 'description':
-      return textError(values.description, LISTING_LIMITS.description, 'Describe the car', 'The description');
+    case 'mileage':
+      return schemaMessage('mileage', typedNumber(values.mileage));
+    case 'features':
+      return schemaMessage('features', values.features.map((f) => f.trim()));
     case 'saleType':
       return undefined;
     case 'auctionEnds': {
@@ -247,18 +213,11 @@ export function fieldError(field: ListingField, values: ListingFormValues, now: 
     }
     case 'reservePrice': {
       if (values.saleType !== 'auction' || !values.reservePrice.trim()) return undefined;
-      const reserve = parseWholeNumber(values.reservePrice);
-      if (reserve === null) return 'Enter a whole-dollar amount, for example 150000';
-      if (reserve < LISTING_LIMITS.minPrice) return `The reserve must be at least ${formatUsd(LISTING_LIMITS.minPrice)}`;
-      if (reserve > AUCTION_BID_LIMIT) return `The reserve must be at most ${formatUsd(AUCTION_BID_LIMIT)}`;
+      const reserve = typedNumber(values.reservePrice);
+      const broken = schemaMessage('reservePrice', reserve);
+      if (broken) return broken;
       const start = parseWholeNumber(values.price);
-      if (start !== null && reserve < start) return 'The reserve cannot be below the starting bid';
-      return undefined;
-    }
-    case 'features': {
-      if (values.features.length > LISTING_LIMITS.features) return `List at most ${LISTING_LIMITS.features} features`;
-      const bad = values.features.find((f) => !f.trim() || textLength(f.trim()) > LISTING_LIMITS.feature);
-      if (bad !== undefined) return `Each feature must be 1 to ${LISTING_LIMITS.feature} characters`;
+      if (start !== null && typeof reserve === 'number' && reserve < start) return 'The reserve cannot be below the starting bid';
       return undefined;
     }
   }
