@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bids, cars, orders } from '../db/schema/index.ts';
 import type { CarDetail, PlacedBid } from '@common/api-types.ts';
 import { http, insertAccounts, serverDatabase, signIn, type Account } from './helpers/server-database.ts';
-import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { ServerProcesses, canRunTwoProcesses } from './helpers/server-process.ts';
 import { connectSocket, record, sleep, waitUntil, type ClientSocket } from './helpers/sockets.ts';
 
 /**
@@ -15,13 +15,13 @@ import { connectSocket, record, sleep, waitUntil, type ClientSocket } from './he
  */
 
 const SECRET = 'auction-process-secret-0123456789abcdefghij';
-const processes: ServerProcess[] = [];
+const servers = new ServerProcesses();
 const sockets: ClientSocket[] = [];
 const drops: (() => Promise<void>)[] = [];
 
 afterAll(async () => {
   for (const socket of sockets) socket.close();
-  for (const server of processes) await server.kill('SIGKILL');
+  await servers.killAll();
   for (const drop of drops) await drop();
 });
 
@@ -57,8 +57,7 @@ describe('an auction across a kill -9', () => {
     const database = await prepared(dataDir);
     const [seller, one, two] = database.prepared as [Account, Account, Account];
     const env = { ...auctionEnv, DATA_DIR: dataDir, DATABASE_URL: database.url };
-    const first = await startServerProcess(env);
-    processes.push(first);
+    const first = await servers.start(env);
     const tokens = await Promise.all([seller, one, two].map((a) => signIn(first.url, a)));
     const car = await listAuction(first.url, tokens[0]!, 3);
     const accepted: PlacedBid[] = [];
@@ -71,8 +70,7 @@ describe('an auction across a kill -9', () => {
     const finalEnd = Date.parse(accepted.at(-1)!.car.endsAt!);
     await sleep(Math.max(0, finalEnd - Date.now()) + 1_500);
 
-    const second = await startServerProcess(env);
-    processes.push(second);
+    const second = await servers.start(env);
     await waitUntil(async () => (await http<CarDetail>(second.url, null, 'GET', `/api/cars/${car.id}`)).body.data.auction?.ended === true, 30_000, 'the auction to close after the restart');
     const closed = (await http<CarDetail>(second.url, null, 'GET', `/api/cars/${car.id}`)).body.data;
     expect(closed.auction).toMatchObject({ outcome: 'sold', ended: true });
@@ -91,19 +89,14 @@ describe('an auction across a kill -9', () => {
   }, 120_000);
 });
 
-const twoProcesses = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
-if (!twoProcesses) console.log('[auctions-processes] two-process case skipped: needs DATABASE_URL and REDIS_URL; .ci/run sets both for its second pass.');
+const twoProcesses = canRunTwoProcesses('auctions-processes');
 
 describe.skipIf(!twoProcesses)('an auction on two processes', () => {
   it('takes late bids through both processes and closes once: one outcome, one order', async () => {
     const database = await prepared('');
     const [seller, one, two] = database.prepared as [Account, Account, Account];
     const env = { ...auctionEnv, DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL!, REDIS_PREFIX: `lmtest-auction-${process.pid}` };
-    const [a, b] = await Promise.all([
-      startServerProcess({ ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-auction-a-')) }),
-      startServerProcess({ ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-auction-b-')) }),
-    ]);
-    processes.push(a, b);
+    const [a, b] = await servers.startPair(env, 'auction');
     const [sellerToken, oneToken, twoToken] = await Promise.all([seller, one, two].map((acc) => signIn(a.url, acc)));
     const car = await listAuction(a.url, sellerToken!, 3);
     const viewers = await Promise.all([a.url, b.url].map((url) => connectSocket(url)));

@@ -9,7 +9,7 @@ import type { OrderWithEvents } from '@common/api-types.ts';
 import { createTestDatabase } from './helpers/database.ts';
 import { insertListing } from './helpers/escrow.ts';
 import { http, insertAccounts, serverDatabase, signIn } from './helpers/server-database.ts';
-import { startServerProcess, type ServerProcess } from './helpers/server-process.ts';
+import { ServerProcesses, canRunTwoProcesses, type ServerProcess } from './helpers/server-process.ts';
 import { sleep, waitUntil } from './helpers/sockets.ts';
 
 /**
@@ -20,11 +20,11 @@ import { sleep, waitUntil } from './helpers/sockets.ts';
 
 const DAY_SECONDS = 1;
 const SECRET = 'restart-test-secret-0123456789abcdefghij';
-const processes: ServerProcess[] = [];
+const servers = new ServerProcesses();
 const cleanups: (() => Promise<void>)[] = [];
 
 afterAll(async () => {
-  for (const server of processes) await server.kill('SIGKILL');
+  await servers.killAll();
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
@@ -101,52 +101,46 @@ async function scenarioDatabase(dataDir: string, cars: number) {
   return database;
 }
 
+/**
+ * Due orders on the embedded database (or PostgreSQL), a server that `stop` kills (waiting before
+ * or after as it likes), and a second server that must then move each order once.
+ */
+async function restartScenario(cars: number, stop: (first: ServerProcess, buyerToken: string, unpaid: number[]) => Promise<void>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lm-restart-'));
+  const { url, prepared, reopen } = await scenarioDatabase(dataDir, cars);
+  const env = { DATA_DIR: dataDir, DATABASE_URL: url, ESCROW_DAY_SECONDS: String(DAY_SECONDS), JOB_POLL_SECONDS: '0.5', JWT_SECRET: SECRET };
+  const first = await servers.start(env);
+  const [buyerToken, sellerToken] = [await signIn(first.url, prepared.buyer), await signIn(first.url, prepared.seller)];
+  const { unpaid, inspecting } = await openOrders(first.url, buyerToken, sellerToken, prepared.listings);
+  await stop(first, buyerToken, unpaid);
+  const second = await servers.start(env);
+  await waitForEnds(second.url, buyerToken, unpaid, inspecting);
+  await second.kill();
+  const database = await reopen();
+  await expectEachMovedOnce(database.db, prepared.buyer.id, unpaid, inspecting);
+  await database.close();
+}
+
 describe('escrow deadlines across a kill -9', () => {
   it('moves every order whose deadline passed while the server was dead exactly once after a restart', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'lm-restart-'));
-    const { url, prepared, reopen } = await scenarioDatabase(dataDir, 8);
-    const env = { DATA_DIR: dataDir, DATABASE_URL: url, ESCROW_DAY_SECONDS: String(DAY_SECONDS), JOB_POLL_SECONDS: '0.5', JWT_SECRET: SECRET };
-    const first = await startServerProcess(env);
-    processes.push(first);
-    const [buyerToken, sellerToken] = [await signIn(first.url, prepared.buyer), await signIn(first.url, prepared.seller)];
-    const { unpaid, inspecting } = await openOrders(first.url, buyerToken, sellerToken, prepared.listings);
-
-    await first.kill('SIGKILL');
-    // Every deadline (3 escrow days) passes while no server runs.
-    await sleep(3 * DAY_SECONDS * 1000 + 1_000);
-    const second = await startServerProcess(env);
-    processes.push(second);
-    await waitForEnds(second.url, buyerToken, unpaid, inspecting);
-    await second.kill();
-    const database = await reopen();
-    await expectEachMovedOnce(database.db, prepared.buyer.id, unpaid, inspecting);
-    await database.close();
+    await restartScenario(8, async (first) => {
+      await first.kill('SIGKILL');
+      // Every deadline (3 escrow days) passes while no server runs.
+      await sleep(3 * DAY_SECONDS * 1000 + 1_000);
+    });
   }, 180_000);
 
   it('loses nothing when killed while due jobs are running', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'lm-restart-'));
-    const { url, prepared, reopen } = await scenarioDatabase(dataDir, 16);
-    const env = { DATA_DIR: dataDir, DATABASE_URL: url, ESCROW_DAY_SECONDS: String(DAY_SECONDS), JOB_POLL_SECONDS: '0.5', JWT_SECRET: SECRET };
-    const first = await startServerProcess(env);
-    processes.push(first);
-    const [buyerToken, sellerToken] = [await signIn(first.url, prepared.buyer), await signIn(first.url, prepared.seller)];
-    const { unpaid, inspecting } = await openOrders(first.url, buyerToken, sellerToken, prepared.listings);
-    // Kill it just as the first deadlines come due, while it works through them.
-    const dueTimes = await Promise.all(unpaid.map(async (id) => Date.parse((await http<OrderWithEvents>(first.url, buyerToken, 'GET', `/api/orders/${id}`)).body.data.paymentDueAt)));
-    await sleep(Math.max(0, Math.min(...dueTimes) - Date.now()) + 300);
-    await first.kill('SIGKILL');
-    const second = await startServerProcess(env);
-    processes.push(second);
-    await waitForEnds(second.url, buyerToken, unpaid, inspecting);
-    await second.kill();
-    const database = await reopen();
-    await expectEachMovedOnce(database.db, prepared.buyer.id, unpaid, inspecting);
-    await database.close();
+    await restartScenario(16, async (first, buyerToken, unpaid) => {
+      // Kill it just as the first deadlines come due, while it works through them.
+      const dueTimes = await Promise.all(unpaid.map(async (id) => Date.parse((await http<OrderWithEvents>(first.url, buyerToken, 'GET', `/api/orders/${id}`)).body.data.paymentDueAt)));
+      await sleep(Math.max(0, Math.min(...dueTimes) - Date.now()) + 300);
+      await first.kill('SIGKILL');
+    });
   }, 180_000);
 });
 
-const twoProcesses = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
-if (!twoProcesses) console.log('[escrow-restart] two-process case skipped: needs DATABASE_URL and REDIS_URL; .ci/run sets both for its second pass.');
+const twoProcesses = canRunTwoProcesses('escrow-restart');
 
 describe.skipIf(!twoProcesses)('escrow deadlines with two processes on one PostgreSQL', () => {
   it('moves each due order once, whichever process takes the job, and pays out once under racing accepts', async () => {
@@ -161,11 +155,7 @@ describe.skipIf(!twoProcesses)('escrow deadlines with two processes on one Postg
       JOB_POLL_SECONDS: '0.5',
       JWT_SECRET: SECRET,
     };
-    const [a, b] = await Promise.all([
-      startServerProcess({ ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-a-')) }),
-      startServerProcess({ ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-b-')) }),
-    ]);
-    processes.push(a, b);
+    const [a, b] = await servers.startPair(env, 'restart');
     const [buyerToken, sellerToken] = [await signIn(a.url, prepared.buyer), await signIn(b.url, prepared.seller)];
     const { unpaid, inspecting } = await openOrders(a.url, buyerToken, sellerToken, prepared.listings.slice(0, 8));
 

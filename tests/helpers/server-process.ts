@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './app.ts';
 import { waitUntil } from './sockets.ts';
@@ -62,4 +65,35 @@ export async function startServerProcess(
       await exited;
     },
   };
+}
+
+/** The server processes one test file starts, so that `killAll` can end whatever is left running. */
+export class ServerProcesses {
+  private readonly started: ServerProcess[] = [];
+
+  async start(env: Record<string, string>, options: Parameters<typeof startServerProcess>[1] = {}): Promise<ServerProcess> {
+    const server = await startServerProcess(env, options);
+    this.started.push(server);
+    return server;
+  }
+
+  /** Two processes on one configuration (a shared database), each with a data folder of its own. */
+  startPair(env: Record<string, string>, label: string): Promise<[ServerProcess, ServerProcess]> {
+    const own = (name: string) => this.start({ ...env, DATA_DIR: mkdtempSync(join(tmpdir(), `lm-${label}-${name}-`)) });
+    return Promise.all([own('a'), own('b')]);
+  }
+
+  async killAll(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    for (const server of this.started) await server.kill(signal);
+  }
+}
+
+/**
+ * Whether a file's two-process case can run here: processes share state only through PostgreSQL
+ * and Redis (DATABASE_URL and REDIS_URL). Says so when it is skipped.
+ */
+export function canRunTwoProcesses(file: string): boolean {
+  const can = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+  if (!can) console.log(`[${file}] two-process case skipped: needs DATABASE_URL and REDIS_URL; .ci/run sets both for its second pass.`);
+  return can;
 }
