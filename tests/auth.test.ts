@@ -47,6 +47,14 @@ async function registerAndVerify(email: string, name = 'Avery Collins') {
   expect(res.statusCode).toBe(200);
 }
 
+/** Registers an account that is left unverified; answers its email and the token its verification mail links to. */
+async function registerUnverified(label: string, name: string): Promise<{ email: string; token: string }> {
+  const email = uniqueEmail(label);
+  expect((await post('register', { name, email, password: PASSWORD })).statusCode).toBe(201);
+  const token = tokenFrom(await mailbox.waitFor((m) => m.to.includes(email)), '/verify-email');
+  return { email, token };
+}
+
 async function login(email: string, password = PASSWORD) {
   const res = await post('login', { email, password });
   expect(res.statusCode, res.body).toBe(200);
@@ -93,9 +101,7 @@ describe('registration and verification', () => {
   });
 
   it('verification tokens work once', async () => {
-    const email = uniqueEmail('once');
-    await post('register', { name: 'Once', email, password: PASSWORD });
-    const token = tokenFrom(await mailbox.waitFor((m) => m.to.includes(email)), '/verify-email');
+    const { token } = await registerUnverified('once', 'Once');
     expect((await post('verify-email', { token })).statusCode).toBe(200);
     const again = await post('verify-email', { token });
     expect(again.statusCode).toBe(400);
@@ -103,9 +109,7 @@ describe('registration and verification', () => {
   });
 
   it('verification tokens expire after 24 hours', async () => {
-    const email = uniqueEmail('expire');
-    await post('register', { name: 'Late', email, password: PASSWORD });
-    const token = tokenFrom(await mailbox.waitFor((m) => m.to.includes(email)), '/verify-email');
+    const { token } = await registerUnverified('expire', 'Late');
     clock.advance(24 * 3_600_000 + 1_000);
     const res = await post('verify-email', { token });
     expect(res.statusCode).toBe(400);
@@ -113,9 +117,7 @@ describe('registration and verification', () => {
   });
 
   it('a resent link replaces the older one', async () => {
-    const email = uniqueEmail('resend');
-    await post('register', { name: 'Resend', email, password: PASSWORD });
-    const first = tokenFrom(await mailbox.waitFor((m) => m.to.includes(email)), '/verify-email');
+    const { email, token: first } = await registerUnverified('resend', 'Resend');
     expect((await post('resend-verification', { email })).statusCode).toBe(200);
     const second = await mailbox.waitFor((m) => m.to.includes(email) && tokenFrom(m, '/verify-email') !== first);
     expect((await post('verify-email', { token: first })).statusCode).toBe(400);

@@ -162,15 +162,26 @@ class PlaceOrder implements fc.AsyncCommand<Model, Real> {
   toString = () => `place(buyer ${this.buyer}, car ${this.car})`;
 }
 
-class PartyMove implements fc.AsyncCommand<Model, Real> {
-  constructor(
-    readonly pick: number,
-    readonly action: PartyAction,
-    readonly asSeller: boolean,
-  ) {}
+/** A step on one of the model's orders, picked by index; the invariants are checked after it. */
+abstract class OrderCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly pick: number) {}
   check = (m: Readonly<Model>) => m.orders.length > 0;
   async run(m: Model, r: Real) {
-    const order = m.orders[this.pick % m.orders.length]!;
+    await this.apply(m, r, m.orders[this.pick % m.orders.length]!);
+    await checkInvariants(m, r);
+  }
+  abstract apply(m: Model, r: Real, order: ModelOrder): Promise<void>;
+}
+
+class PartyMove extends OrderCommand {
+  constructor(
+    pick: number,
+    readonly action: PartyAction,
+    readonly asSeller: boolean,
+  ) {
+    super(pick);
+  }
+  override async apply(m: Model, r: Real, order: ModelOrder) {
     const userId = this.asSeller ? r.sellers[order.car]! : r.buyers[order.buyer]!;
     const input = { carrier: 'Carrier', trackingNumber: 'T-1', reason: 'Not as described' };
     const result = await outcome(() => r.service.act({ userId }, order.id, this.action, input));
@@ -185,9 +196,8 @@ class PartyMove implements fc.AsyncCommand<Model, Real> {
       expect(result.ok, JSON.stringify(result)).toBe(true);
       applyToModel(m, order, transition.to);
     }
-    await checkInvariants(m, r);
   }
-  toString = () => `${this.asSeller ? 'seller' : 'buyer'} ${this.action}(order #${this.pick})`;
+  override toString = () => `${this.asSeller ? 'seller' : 'buyer'} ${this.action}(order #${this.pick})`;
 }
 
 /** The move that carries the order forward, by the party whose turn it is (or a dispute). */
@@ -198,31 +208,31 @@ const FORWARD: Partial<Record<OrderStatus, [PartyAction, boolean]>> = {
   inspection: ['accept', false],
 };
 
-class Progress extends PartyMove {
-  constructor(pick: number, disputeInstead: boolean) {
-    super(pick, 'pay', false);
-    this.disputeInstead = disputeInstead;
+class Progress extends OrderCommand {
+  constructor(
+    pick: number,
+    private readonly disputeInstead: boolean,
+  ) {
+    super(pick);
   }
-  private readonly disputeInstead: boolean;
-  override async run(m: Model, r: Real) {
-    const order = m.orders[this.pick % m.orders.length]!;
+  override async apply(m: Model, r: Real, order: ModelOrder) {
     const forward = FORWARD[order.status];
     if (!forward) return;
     const [action, asSeller] = order.status === 'inspection' && this.disputeInstead ? (['dispute', false] as const) : forward;
-    await new PartyMove(this.pick, action, asSeller).run(m, r);
+    await new PartyMove(this.pick, action, asSeller).apply(m, r, order);
   }
   override toString = () => `progress(order #${this.pick}${this.disputeInstead ? ', disputing' : ''})`;
 }
 
 /** Time passes a deadline of the order and the job for it runs (perhaps one that no longer applies). */
-class DeadlinePasses implements fc.AsyncCommand<Model, Real> {
+class DeadlinePasses extends OrderCommand {
   constructor(
-    readonly pick: number,
+    pick: number,
     readonly deadline: OrderDeadline,
-  ) {}
-  check = (m: Readonly<Model>) => m.orders.length > 0;
-  async run(m: Model, r: Real) {
-    const order = m.orders[this.pick % m.orders.length]!;
+  ) {
+    super(pick);
+  }
+  override async apply(m: Model, r: Real, order: ModelOrder) {
     const past = sql`now() - interval '1 second'`;
     if (this.deadline.startsWith('payment')) {
       await database.db.update(orders).set({ paymentDueAt: past }).where(eq(orders.id, order.id));
@@ -234,34 +244,29 @@ class DeadlinePasses implements fc.AsyncCommand<Model, Real> {
     await r.service.runDeadline({ orderId: order.id, deadline: this.deadline });
     if (this.deadline === 'payment-window' && order.status === 'awaiting_payment') applyToModel(m, order, 'cancelled');
     if (this.deadline === 'inspection-period' && order.status === 'inspection') applyToModel(m, order, 'accepted');
-    await checkInvariants(m, r);
   }
-  toString = () => `deadline ${this.deadline}(order #${this.pick})`;
+  override toString = () => `deadline ${this.deadline}(order #${this.pick})`;
 }
 
-class PaymentJobRuns implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly pick: number) {}
-  check = (m: Readonly<Model>) => m.orders.length > 0;
-  async run(m: Model, r: Real) {
-    const order = m.orders[this.pick % m.orders.length]!;
+class PaymentJobRuns extends OrderCommand {
+  override async apply(m: Model, r: Real, order: ModelOrder) {
     await r.service.settle({ orderId: order.id });
     if (order.disbursement === 'pending') {
       order.disbursement = 'settled';
       if (order.status === 'accepted') applyToModel(m, order, 'released');
     }
-    await checkInvariants(m, r);
   }
-  toString = () => `settle(order #${this.pick})`;
+  override toString = () => `settle(order #${this.pick})`;
 }
 
-class OperatorDecides implements fc.AsyncCommand<Model, Real> {
+class OperatorDecides extends OrderCommand {
   constructor(
-    readonly pick: number,
+    pick: number,
     readonly decision: OperatorAction,
-  ) {}
-  check = (m: Readonly<Model>) => m.orders.length > 0;
-  async run(m: Model, r: Real) {
-    const order = m.orders[this.pick % m.orders.length]!;
+  ) {
+    super(pick);
+  }
+  override async apply(m: Model, r: Real, order: ModelOrder) {
     const result = await outcome(() => r.service.resolveDispute(order.id, this.decision, 'model'));
     const transition = transitionFor(this.decision, order.status);
     if (!transition) expect(result).toEqual({ ok: false, code: 'INVALID_TRANSITION' });
@@ -269,9 +274,8 @@ class OperatorDecides implements fc.AsyncCommand<Model, Real> {
       expect(result.ok).toBe(true);
       applyToModel(m, order, transition.to);
     }
-    await checkInvariants(m, r);
   }
-  toString = () => `operator ${this.decision}(order #${this.pick})`;
+  override toString = () => `operator ${this.decision}(order #${this.pick})`;
 }
 
 async function checkInvariants(m: Model, r: Real): Promise<void> {

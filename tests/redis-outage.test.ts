@@ -44,6 +44,10 @@ afterAll(() => {
   for (const socket of sockets) socket.close();
 });
 
+/** What both cases configure: their own Redis under `prefix`, one signing secret, quick session rechecks. */
+const outageEnv = (redis: PrivateRedis, prefix: string) => ({ REDIS_URL: redis.url, REDIS_PREFIX: prefix, JWT_SECRET: SECRET, SESSION_RECHECK_SECONDS: String(RECHECK_SECONDS) });
+const firstCarId = async (t: TestApp): Promise<number> => (await t.app.inject({ method: 'GET', url: '/api/cars?limit=1' })).json().data.cars[0].id;
+
 describe.skipIf(!haveRedis)('one process while Redis is away', () => {
   let redis: PrivateRedis;
   let t: TestApp;
@@ -54,9 +58,9 @@ describe.skipIf(!haveRedis)('one process while Redis is away', () => {
 
   beforeAll(async () => {
     redis = await PrivateRedis.start();
-    t = await startTestApp({ REDIS_URL: redis.url, REDIS_PREFIX: prefix, JWT_SECRET: SECRET, SESSION_RECHECK_SECONDS: String(RECHECK_SECONDS) });
+    t = await startTestApp(outageEnv(redis, prefix));
     url = await t.listen();
-    carId = (await t.app.inject({ method: 'GET', url: '/api/cars?limit=1' })).json().data.cars[0].id;
+    carId = await firstCarId(t);
     author = await createUser(t, { name: 'Outage Author' });
   });
   afterAll(async () => {
@@ -115,11 +119,11 @@ describe.skipIf(!haveRedis || !onPostgres)('two processes while Redis is away', 
   beforeAll(async () => {
     redis = await PrivateRedis.start();
     database = await createTestDatabase();
-    const env = { REDIS_URL: redis.url, REDIS_PREFIX: prefix, JWT_SECRET: SECRET, SESSION_RECHECK_SECONDS: String(RECHECK_SECONDS) };
+    const env = outageEnv(redis, prefix);
     a = await startTestApp(env, database);
     aUrl = await a.listen();
     b = await startServerProcess({ ...env, DATABASE_URL: database.url!, DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-ro-b-')) });
-    carId = (await a.app.inject({ method: 'GET', url: '/api/cars?limit=1' })).json().data.cars[0].id;
+    carId = await firstCarId(a);
   });
   afterAll(async () => {
     await b?.kill();
