@@ -1,26 +1,16 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  check,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  smallint,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, smallint, text } from 'drizzle-orm/pg-core';
 import { CAR_STATUSES, type CarPhoto, type CarStatus } from '@common/api-types.ts';
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
 import { CAR_BODY_STYLES, CAR_CONDITIONS, PHOTO_LIMITS, type CarBodyStyle, type CarCondition } from '@common/listing.ts';
+import { identity, reference, timestamptz, timestampNow } from './columns.ts';
 import { quoted } from './sql-lists.ts';
 import { users } from './users.ts';
 
 export const sellers = pgTable(
   'sellers',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     /** The account that manages this seller's listings, when it has one. */
     userId: integer()
       .unique()
@@ -30,7 +20,7 @@ export const sellers = pgTable(
     verified: boolean().notNull().default(false),
     location: text(),
     bio: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [check('sellers_rating_range', sql`${t.rating} between 0 and 5`)],
 );
@@ -51,10 +41,8 @@ const listed = sql.raw(`"status" = 'active'`);
 export const cars = pgTable(
   'cars',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    sellerId: integer()
-      .notNull()
-      .references(() => sellers.id, { onDelete: 'restrict' }),
+    id: identity(),
+    sellerId: reference(() => sellers.id, 'restrict'),
     make: text().notNull(),
     model: text().notNull(),
     year: smallint().notNull(),
@@ -82,19 +70,19 @@ export const cars = pgTable(
     searchText: text().notNull(),
     status: text().$type<CarStatus>().notNull().default('active'),
     /** Set for a timed auction: when bidding closes (moved later by bids near the end). */
-    auctionEndsAt: timestamp({ withTimezone: true }),
+    auctionEndsAt: timestamptz(),
     /** The lowest winning bid; never shown to anyone but the seller. */
     auctionReservePrice: integer(),
     /** Bids that moved the end (soft close). */
     auctionExtensions: integer().notNull().default(0),
-    auctionClosedAt: timestamp({ withTimezone: true }),
+    auctionClosedAt: timestamptz(),
     auctionOutcome: text().$type<AuctionOutcome>(),
-    auctionReminderSentAt: timestamp({ withTimezone: true }),
+    auctionReminderSentAt: timestamptz(),
     /** Maintained by the bid transaction, together with highestBid. */
     currentBids: integer().notNull().default(0),
     highestBid: integer(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     check('cars_year_range', sql`${t.year} between 1886 and 2100`),
@@ -132,17 +120,15 @@ export const cars = pgTable(
 export const reviews = pgTable(
   'reviews',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    carId: integer()
-      .notNull()
-      .references(() => cars.id, { onDelete: 'cascade' }),
+    id: identity(),
+    carId: reference(() => cars.id, 'cascade'),
     userId: integer().references(() => users.id, { onDelete: 'set null' }),
     /** Kept with the review so it survives the author's account. */
     userName: text().notNull(),
     rating: smallint().notNull(),
     comment: text().notNull(),
     verified: boolean().notNull().default(false),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     check('reviews_rating_range', sql`${t.rating} between 1 and 5`),

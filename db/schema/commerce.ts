@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ESCROW_PLAN_IDS, type EscrowPlanId } from '@common/escrow-plans.ts';
 import { PAYMENT_KINDS, PAYMENT_METHODS, SUPPORT_CATEGORIES, SUPPORT_PRIORITIES, type PaymentKind, type PaymentMethod } from '@common/enums.ts';
 import { FUNDED_ORDER_STATUSES, ORDER_ACTORS, ORDER_STATUSES, type OrderActor, type OrderStatus } from '@common/order-lifecycle.ts';
+import { identity, reference, timestamptz, timestampNow } from './columns.ts';
 import { cars, sellers } from './catalogue.ts';
 import { quoted } from './sql-lists.ts';
 import { users } from './users.ts';
@@ -13,34 +14,28 @@ export { PAYMENT_METHODS, SUPPORT_CATEGORIES, SUPPORT_PRIORITIES } from '@common
 export const orders = pgTable(
   'orders',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    carId: integer()
-      .notNull()
-      .references(() => cars.id, { onDelete: 'restrict' }),
-    buyerId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
-    sellerId: integer()
-      .notNull()
-      .references(() => sellers.id, { onDelete: 'restrict' }),
+    id: identity(),
+    carId: reference(() => cars.id, 'restrict'),
+    buyerId: reference(() => users.id, 'restrict'),
+    sellerId: reference(() => sellers.id, 'restrict'),
     amount: integer().notNull(),
     plan: text().$type<EscrowPlanId>().notNull(),
     escrowFee: integer().notNull(),
     status: text().$type<OrderStatus>().notNull().default('awaiting_payment'),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
     /** When an unpaid order is cancelled; set from the database clock. */
-    paymentDueAt: timestamp({ withTimezone: true }).notNull(),
+    paymentDueAt: timestamptz().notNull(),
     /** The plan's inspection period, fixed when the order is placed. */
     inspectionDays: smallint().notNull(),
     /** Set on delivery: silence until then is acceptance. */
-    inspectionEndsAt: timestamp({ withTimezone: true }),
+    inspectionEndsAt: timestamptz(),
     shipmentCarrier: text(),
     shipmentTrackingNumber: text(),
-    shippedAt: timestamp({ withTimezone: true }),
+    shippedAt: timestamptz(),
     /** Reminders sent ("24 hours left"), so a job run twice reminds once. */
-    paymentReminderSentAt: timestamp({ withTimezone: true }),
-    inspectionReminderSentAt: timestamp({ withTimezone: true }),
+    paymentReminderSentAt: timestamptz(),
+    inspectionReminderSentAt: timestamptz(),
   },
   (t) => [
     check('orders_amount_positive', sql`${t.amount} > 0`),
@@ -71,16 +66,14 @@ export const orders = pgTable(
 export const orderEvents = pgTable(
   'order_events',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    orderId: integer()
-      .notNull()
-      .references(() => orders.id, { onDelete: 'cascade' }),
+    id: identity(),
+    orderId: reference(() => orders.id, 'cascade'),
     fromStatus: text().$type<OrderStatus>(),
     toStatus: text().$type<OrderStatus>().notNull(),
     actor: text().$type<OrderActor>().notNull(),
     actorUserId: integer().references(() => users.id, { onDelete: 'set null' }),
     note: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     index('order_events_order_idx').on(t.orderId, t.id),
@@ -101,10 +94,8 @@ export const orderEvents = pgTable(
 export const payments = pgTable(
   'payments',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    orderId: integer()
-      .notNull()
-      .references(() => orders.id, { onDelete: 'restrict' }),
+    id: identity(),
+    orderId: reference(() => orders.id, 'restrict'),
     kind: text().$type<PaymentKind>().notNull(),
     /** Whole US dollars. */
     amount: integer().notNull(),
@@ -113,8 +104,8 @@ export const payments = pgTable(
     /** The provider's reference, once the money has moved. */
     reference: text().unique(),
     status: text().$type<'pending' | 'settled'>().notNull(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    settledAt: timestamp({ withTimezone: true }),
+    createdAt: timestampNow(),
+    settledAt: timestamptz(),
   },
   (t) => [
     check('payments_kind', sql`${t.kind} in (${quoted(PAYMENT_KINDS)})`),
@@ -135,15 +126,13 @@ export const payments = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: reference(() => users.id, 'cascade'),
     key: text().notNull(),
     /** Hash of the method, route and body the key was first used with. */
     fingerprint: text().notNull(),
     /** The `data` of the first answer; null only inside the transaction that claims the key. */
     body: jsonb(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.key] }),
@@ -155,7 +144,7 @@ export const idempotencyKeys = pgTable(
 export const testimonials = pgTable(
   'testimonials',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     userId: integer().references(() => users.id, { onDelete: 'set null' }),
     customerName: text().notNull(),
     customerImage: text(),
@@ -165,7 +154,7 @@ export const testimonials = pgTable(
     location: text(),
     purchaseAmount: integer(),
     verified: boolean().notNull().default(false),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     check('testimonials_rating_range', sql`${t.rating} between 1 and 5`),
@@ -177,13 +166,9 @@ export const testimonials = pgTable(
 export const watchlist = pgTable(
   'watchlist',
   {
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    carId: integer()
-      .notNull()
-      .references(() => cars.id, { onDelete: 'cascade' }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    userId: reference(() => users.id, 'cascade'),
+    carId: reference(() => cars.id, 'cascade'),
+    createdAt: timestampNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.carId] }), index('watchlist_car_idx').on(t.carId)],
 );
@@ -191,7 +176,7 @@ export const watchlist = pgTable(
 export const supportTickets = pgTable(
   'support_tickets',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     /** Human-friendly reference quoted to the customer, e.g. LM-7K3Q9P. */
     reference: text().notNull().unique(),
     userId: integer().references(() => users.id, { onDelete: 'set null' }),
@@ -201,7 +186,7 @@ export const supportTickets = pgTable(
     priority: text().notNull().default('normal'),
     message: text().notNull(),
     status: text().notNull().default('open'),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     check('support_tickets_subject_length', sql`char_length(${t.subject}) between 1 and 150`),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { CHAT_MESSAGE_TYPES, NOTIFICATION_TYPES, type ChatMessageType, type NotificationType } from '@common/enums.ts';
+import { identity, reference, timestampNow } from './columns.ts';
 import { cars } from './catalogue.ts';
 import { quoted } from './sql-lists.ts';
 import { users } from './users.ts';
@@ -8,15 +9,11 @@ import { users } from './users.ts';
 export const bids = pgTable(
   'bids',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    carId: integer()
-      .notNull()
-      .references(() => cars.id, { onDelete: 'cascade' }),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: identity(),
+    carId: reference(() => cars.id, 'cascade'),
+    userId: reference(() => users.id, 'cascade'),
     amount: integer().notNull(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     check('bids_amount_range', sql`${t.amount} between 1 and 100000000`),
@@ -30,10 +27,8 @@ export const bids = pgTable(
 export const chatMessages = pgTable(
   'chat_messages',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    carId: integer()
-      .notNull()
-      .references(() => cars.id, { onDelete: 'cascade' }),
+    id: identity(),
+    carId: reference(() => cars.id, 'cascade'),
     userId: integer().references(() => users.id, { onDelete: 'set null' }),
     userName: text().notNull(),
     message: text().notNull(),
@@ -42,7 +37,7 @@ export const chatMessages = pgTable(
     bidId: integer()
       .unique()
       .references(() => bids.id, { onDelete: 'cascade' }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     check('chat_messages_type', sql`${t.type} in (${quoted(CHAT_MESSAGE_TYPES)})`),
@@ -56,16 +51,14 @@ export const chatMessages = pgTable(
 export const notifications = pgTable(
   'notifications',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: identity(),
+    userId: reference(() => users.id, 'cascade'),
     type: text().$type<NotificationType>().notNull(),
     title: text().notNull(),
     message: text().notNull(),
     carId: integer().references(() => cars.id, { onDelete: 'set null' }),
     read: boolean().notNull().default(false),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     check('notifications_type', sql`${t.type} in (${quoted(NOTIFICATION_TYPES)})`),

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { identity, reference, timestamptz, timestampNow } from './columns.ts';
 import { quoted } from './sql-lists.ts';
 
 export const users = pgTable(
   'users',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     /** Always stored lower-cased: addresses are case-insensitive. */
     email: text().notNull().unique(),
     name: text().notNull(),
@@ -16,8 +17,8 @@ export const users = pgTable(
     bio: text(),
     phone: text(),
     location: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     check('users_email_lower', sql`${t.email} = lower(${t.email})`),
@@ -30,13 +31,11 @@ export const sessions = pgTable(
   'sessions',
   {
     id: uuid().primaryKey().defaultRandom(),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    lastUsedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp({ withTimezone: true }).notNull(),
-    revokedAt: timestamp({ withTimezone: true }),
+    userId: reference(() => users.id, 'cascade'),
+    createdAt: timestampNow(),
+    lastUsedAt: timestampNow(),
+    expiresAt: timestamptz().notNull(),
+    revokedAt: timestamptz(),
     revokedReason: text(),
     userAgent: text(),
     ipAddress: text(),
@@ -48,13 +47,13 @@ export const sessions = pgTable(
 export const refreshTokens = pgTable(
   'refresh_tokens',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    id: identity(),
     sessionId: uuid()
       .notNull()
       .references(() => sessions.id, { onDelete: 'cascade' }),
     tokenHash: text().notNull().unique(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    spentAt: timestamp({ withTimezone: true }),
+    createdAt: timestampNow(),
+    spentAt: timestamptz(),
   },
   (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
 );
@@ -66,15 +65,13 @@ export type EmailTokenKind = (typeof EMAIL_TOKEN_KINDS)[number];
 export const emailTokens = pgTable(
   'email_tokens',
   {
-    id: integer().primaryKey().generatedAlwaysAsIdentity(),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: identity(),
+    userId: reference(() => users.id, 'cascade'),
     kind: text().$type<EmailTokenKind>().notNull(),
     tokenHash: text().notNull().unique(),
-    expiresAt: timestamp({ withTimezone: true }).notNull(),
-    usedAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamptz().notNull(),
+    usedAt: timestamptz(),
+    createdAt: timestampNow(),
   },
   (t) => [
     index('email_tokens_user_kind_idx').on(t.userId, t.kind),
