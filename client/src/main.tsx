@@ -1,9 +1,10 @@
+import './styles/tokens.css';
+import './styles/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRouter } from './app/router.tsx';
 import { readCarEarly } from './features/car-room/api/early-car-read.ts';
 import { parseRouteId } from './lib/route-id.ts';
-import './styles/global.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element in index.html');

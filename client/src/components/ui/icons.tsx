@@ -128,9 +128,9 @@ export function Emblem({ size = 32 }: { size?: number }) {
     <svg width={size} height={size} viewBox="0 0 64 64" aria-hidden="true" focusable="false">
       <defs>
         <linearGradient id={gradientId} x1="0" y1="0" x2="1" y2="1">
-          <stop offset="0" stopColor="#e8cf94" />
-          <stop offset="0.55" stopColor="#c9a45c" />
-          <stop offset="1" stopColor="#9c7a3c" />
+          <stop offset="0" style={{ stopColor: 'var(--color-emblem-light)' }} />
+          <stop offset="0.55" style={{ stopColor: 'var(--color-accent)' }} />
+          <stop offset="1" style={{ stopColor: 'var(--color-emblem-dark)' }} />
         </linearGradient>
       </defs>
       <path
