@@ -14,3 +14,12 @@ export function useDocumentTitle(title: string): void {
     document.title = formatDocumentTitle(title);
   }, [title]);
 }
+
+/**
+ * Sets the title from a branch of a screen (a loading or error state): a parent's effect would
+ * run after, and win over, its child's.
+ */
+export function DocumentTitle({ title }: { title: string }): null {
+  useDocumentTitle(title);
+  return null;
+}

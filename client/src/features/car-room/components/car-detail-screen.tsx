@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ConnectionBanner } from '../../../components/ui/connection-banner.tsx';
 import { GaugeIcon, MapPinIcon, ShieldCheckIcon, UserIcon } from '../../../components/ui/icons.tsx';
-import { LoadingStatus } from '../../../components/ui/spinner.tsx';
+import { NotFoundPage, ScreenError, ScreenLoading } from '../../../components/ui/load-state.tsx';
 import { parseRouteId } from '../../../lib/route-id.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-user.ts';
@@ -31,47 +31,18 @@ export function CarDetailScreen() {
   if (carId === null || room?.status === 'not-found') return <CarNotFound />;
   if (!room || room.status === 'loading' || !room.detail) {
     if (room?.status === 'error') {
-      return (
-        <section className="container page">
-          <DocumentTitle title="Car Details" />
-          <div className="notice notice--error" role="alert">
-            <p>{room.error}</p>
-            <button type="button" className="btn btn--dark" onClick={() => void syncRoom(carId)}>
-              Retry
-            </button>
-          </div>
-        </section>
-      );
+      return <ScreenError title="Car Details" message={room.error ?? ''} onRetry={() => void syncRoom(carId)} />;
     }
-    return (
-      <div className="container page">
-        <DocumentTitle title="Car Details" />
-        <LoadingStatus label="Loading vehicle..." />
-      </div>
-    );
+    return <ScreenLoading title="Car Details" label="Loading vehicle..." />;
   }
   return <CarRoomView room={room} detail={room.detail} />;
 }
 
-function DocumentTitle({ title }: { title: string }) {
-  useDocumentTitle(title);
-  return null;
-}
-
 function CarNotFound() {
-  useDocumentTitle('Car Not Found');
   return (
-    <section className="container page not-found" aria-labelledby="car-not-found-title">
-      <h1 id="car-not-found-title" className="page-title">
-        Car Not Found
-      </h1>
-      <p className="muted">This vehicle does not exist or is no longer listed.</p>
-      <div className="not-found__actions">
-        <Link to="/" className="btn btn--dark">
-          Back to Listings
-        </Link>
-      </div>
-    </section>
+    <NotFoundPage titleId="car-not-found-title" title="Car Not Found" action={{ to: '/', label: 'Back to Listings' }}>
+      This vehicle does not exist or is no longer listed.
+    </NotFoundPage>
   );
 }
 

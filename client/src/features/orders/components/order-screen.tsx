@@ -3,7 +3,7 @@ import { Link, Navigate, useLocation, useParams } from 'react-router-dom';
 import { ConnectionBanner } from '../../../components/ui/connection-banner.tsx';
 import { Countdown } from '../../../components/ui/countdown.tsx';
 import { ArrowLeftIcon } from '../../../components/ui/icons.tsx';
-import { LoadingStatus } from '../../../components/ui/spinner.tsx';
+import { NotFoundPage, ScreenError, ScreenLoading } from '../../../components/ui/load-state.tsx';
 import { nextStepText, orderRole, roleLabel, type OrderRole } from '../../../lib/order-progress.ts';
 import { orderStatusLabel, orderStatusTone } from '../../../lib/order-status.ts';
 import { parseRouteId } from '../../../lib/route-id.ts';
@@ -47,45 +47,16 @@ function LiveOrder({ orderId, userId }: { orderId: number; userId: number }) {
   if (entry?.status === 'not-found') return <OrderNotFound />;
   if (entry?.status === 'ready' && entry.order) return <OrderView order={entry.order} role={orderRole(entry.order, userId)} />;
   if (entry?.status === 'error') {
-    return (
-      <section className="container page">
-        <DocumentTitle title={`Order #${orderId}`} />
-        <div className="notice notice--error" role="alert">
-          <p>{entry.error}</p>
-          <button type="button" className="btn btn--dark" onClick={() => void syncOrder(orderId)}>
-            Retry
-          </button>
-        </div>
-      </section>
-    );
+    return <ScreenError title={`Order #${orderId}`} message={entry.error ?? ''} onRetry={() => void syncOrder(orderId)} />;
   }
-  return (
-    <div className="container page">
-      <DocumentTitle title={`Order #${orderId}`} />
-      <LoadingStatus label="Loading order..." />
-    </div>
-  );
-}
-
-function DocumentTitle({ title }: { title: string }) {
-  useDocumentTitle(title);
-  return null;
+  return <ScreenLoading title={`Order #${orderId}`} label="Loading order..." />;
 }
 
 function OrderNotFound() {
-  useDocumentTitle('Order Not Found');
   return (
-    <section className="container page not-found" aria-labelledby="order-not-found-title">
-      <h1 id="order-not-found-title" className="page-title">
-        Order Not Found
-      </h1>
-      <p className="muted">There is no such order among yours.</p>
-      <div className="not-found__actions">
-        <Link to="/dashboard?tab=orders" className="btn btn--dark">
-          Your Orders
-        </Link>
-      </div>
-    </section>
+    <NotFoundPage titleId="order-not-found-title" title="Order Not Found" action={{ to: '/dashboard?tab=orders', label: 'Your Orders' }}>
+      There is no such order among yours.
+    </NotFoundPage>
   );
 }
 
