@@ -16,13 +16,9 @@ import {
   type ListingField,
   type ListingFormValues,
 } from '../lib/listing-form.ts';
+import { fieldIds } from '../hooks/use-listing-form.ts';
 
 const integer = new Intl.NumberFormat('en-US');
-
-/** Ids of a field's input, hint and error, so labels and messages are tied to it. */
-export function fieldIds(idBase: string, field: ListingField) {
-  return { input: `${idBase}-field-${field}`, hint: `${idBase}-field-${field}-hint`, error: `${idBase}-field-${field}-error` };
-}
 
 interface FieldsProps {
   idBase: string;
