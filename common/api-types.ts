@@ -1,4 +1,5 @@
 import type { AuctionOutcome } from './auction-rules.ts';
+import type { NotificationType } from './enums.ts';
 import type { OrderActor, OrderStatus } from './order-lifecycle.ts';
 
 /**
@@ -199,3 +200,22 @@ export interface OrderEvent {
 }
 
 export type OrderWithEvents = Order & { events: OrderEvent[] };
+
+export interface Notification {
+  id: number;
+  type: NotificationType;
+  title: string;
+  message: string;
+  timestamp: string;
+  read: boolean;
+  carId: number | null;
+}
+
+/** How an auction closed (`auction:ended`). */
+export interface AuctionResult {
+  carId: number;
+  outcome: AuctionOutcome;
+  highestBid: number | null;
+  winnerId: number | null;
+  orderId: number | null;
+}

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { CloseIcon, Emblem, MenuIcon, PhoneIcon, PlusIcon, UserIcon } from '../components/ui/icons.tsx';
-import { useLogout } from '../features/auth/hooks/use-logout.ts';
+import { useLogout } from '../features/auth/index.ts';
 import { useSessionStore } from '../lib/session-store.ts';
-import { NotificationBell } from '../features/notifications/components/notification-bell.tsx';
+import { NotificationBell } from '../features/notifications/index.ts';
+import './nav-bar.css';
 
 const PRIMARY_LINKS = [
   { to: '/', label: 'Cars', end: true },

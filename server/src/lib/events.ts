@@ -1,9 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Bid } from '../services/bids.ts';
-import type { ChatMessage } from '../services/chat.ts';
-import type { Notification } from '../services/notifications.ts';
-import type { CarStatus, OrderWithEvents } from '@common/api-types.ts';
-import type { AuctionResult } from '../services/auctions.ts';
+import type { AuctionResult, Bid, CarStatus, ChatMessage, Notification, OrderWithEvents } from '@common/api-types.ts';
 
 /**
  * Domain events, published by services after their transaction has committed. The real-time

@@ -1,3 +1,4 @@
+import type { AuctionResult } from '@common/api-types.ts';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { databaseNow, type Database, type Executor, type Transaction } from '../../../db/client.ts';
@@ -45,13 +46,7 @@ export interface AuctionRequest {
 }
 
 /** What `auction:ended` tells the car's viewers. */
-export interface AuctionResult {
-  carId: number;
-  outcome: AuctionOutcome;
-  highestBid: number | null;
-  winnerId: number | null;
-  orderId: number | null;
-}
+export type { AuctionResult } from '@common/api-types.ts';
 
 /**
  * Timed auctions: scheduling their close, closing them, and reminding people before the end.

@@ -2,18 +2,11 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import { notifications } from '../../../db/schema/index.ts';
 import type { NotificationType } from '@common/enums.ts';
+import type { Notification } from '@common/api-types.ts';
 import { notFound } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 
-export interface Notification {
-  id: number;
-  type: NotificationType;
-  title: string;
-  message: string;
-  timestamp: string;
-  read: boolean;
-  carId: number | null;
-}
+export type { Notification } from '@common/api-types.ts';
 
 export interface NewNotification {
   userId: number;

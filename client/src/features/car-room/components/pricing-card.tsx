@@ -10,7 +10,7 @@ import { serverNow } from '../../../lib/server-clock.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { getValuation, type Bid, type CarDetail, type Order, type Valuation } from '../api/car-room-api.ts';
 import { WatchButton } from '../../../components/watch-button.tsx';
-import { BuyWithEscrow } from '../../escrow/components/buy-with-escrow.tsx';
+import { BuyWithEscrow } from '../../escrow/index.ts';
 import { carStatusNotice } from '../lib/car-status.ts';
 import type { AuctionView } from '../stores/car-room-merge.ts';
 import { recordPlacedOrder, syncRoom } from '../stores/car-room-store.ts';

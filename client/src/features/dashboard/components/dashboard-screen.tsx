@@ -9,10 +9,9 @@ import {
   MessageIcon,
 } from '../../../components/ui/icons.tsx';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
-import { ResendVerificationButton } from '../../auth/components/resend-verification-button.tsx';
-import { useLogout } from '../../auth/hooks/use-logout.ts';
+import { ResendVerificationButton, useLogout } from '../../auth/index.ts';
 import { toSessionUser, useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
-import { useNotificationStore } from '../../notifications/stores/notification-store.ts';
+import { useNotificationStore } from '../../notifications/index.ts';
 import { useResource } from '../../../lib/use-resource.ts';
 import { useWatchlistStore } from '../../../lib/watchlist-store.ts';
 import { getDashboardSummary, type DashboardStats } from '../api/dashboard.ts';
@@ -20,6 +19,7 @@ import { getProfile } from '../api/profile.ts';
 import { DashboardTabs } from './dashboard-tabs.tsx';
 import { ProfileCard } from './profile-card.tsx';
 import './dashboard.css';
+import '../../../components/ui/alert.css';
 
 /** The four figures of `GET /api/users/dashboard`. */
 const STAT_TILES = [
