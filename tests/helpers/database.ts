@@ -16,20 +16,7 @@ export async function createTestDatabase(options: { seed?: boolean } = {}): Prom
   const serverUrl = process.env.DATABASE_URL;
   let url: string | null = null;
   let drop = async () => {};
-  if (serverUrl) {
-    const name = `lm_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
-    await admin.end();
-    const parsed = new URL(serverUrl);
-    parsed.pathname = `/${name}`;
-    url = parsed.toString();
-    drop = async () => {
-      const cleanup = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
-      await cleanup.end();
-    };
-  }
+  if (serverUrl) ({ url, drop } = await createPostgresDatabase(serverUrl, `lm_test_${process.pid}_${randomBytes(4).toString('hex')}`));
   const handle = await openDatabase({ databaseUrl: url, dataDir: 'memory://', poolSize: 10 });
   await handle.migrate();
   if (options.seed !== false) await seedIfEmpty(handle.db);
@@ -39,6 +26,23 @@ export async function createTestDatabase(options: { seed?: boolean } = {}): Prom
     close: async () => {
       await handle.close();
       await drop();
+    },
+  };
+}
+
+/** Creates the empty database `name` on the PostgreSQL server at `serverUrl`; `drop` removes it again. */
+export async function createPostgresDatabase(serverUrl: string, name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const cleanup = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
+      await cleanup.end();
     },
   };
 }

@@ -13,46 +13,23 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import postgres from 'postgres';
 import { io, type Socket } from 'socket.io-client';
 import type { CarDetail, PlacedBid } from '@common/api-types.ts';
+import { benchArgs, chooseBenchDatabase, LATENCY_TABLE_HEAD, latencyRow } from '../helpers/bench.ts';
 import { http, insertAccounts, serverDatabase, signIn } from '../helpers/server-database.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 import { sleep } from '../helpers/sockets.ts';
 
-const { values } = parseArgs({
-  options: {
-    viewers: { type: 'string', default: '1000' },
-    rounds: { type: 'string', default: '5' },
-    postgres: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
+const values = benchArgs('Usage: npm run bench:auction -- [--viewers 1000] [--rounds 5] [--postgres]', {
+  viewers: { type: 'string', default: '1000' },
+  rounds: { type: 'string', default: '5' },
+  postgres: { type: 'boolean', default: false },
 });
-if (values.help) {
-  console.log('Usage: npm run bench:auction -- [--viewers 1000] [--rounds 5] [--postgres]');
-  process.exit(0);
-}
 const VIEWERS = Number(values.viewers);
 const ROUNDS = Number(values.rounds);
 
-let dropDatabase = async () => {};
-if (values.postgres) {
-  const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `lm_auction_bench_${process.pid}`;
-  const admin = postgres(server, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  process.env.DATABASE_URL = url.toString();
-  dropDatabase = async () => {
-    const cleanup = postgres(server, { max: 1, onnotice: () => {} });
-    await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
-    await cleanup.end();
-  };
-}
+chooseBenchDatabase(values.postgres);
 const dataDir = mkdtempSync(join(tmpdir(), 'lm-auction-bench-'));
 const database = await serverDatabase(dataDir, (db) => insertAccounts(db, ['Bench Seller', ...Array.from({ length: 10 }, (_, i) => `Bench Bidder ${i}`)]));
 const server = await startServerProcess({
@@ -142,14 +119,13 @@ const acceptedAfterEnd = accepted.filter((a) => Date.parse(a.bid.timestamp) >= f
 const refusedInTime = late.filter((r) => Date.parse(r.decidedAt) < finalEnd).length;
 
 await server.kill();
-await dropDatabase();
+await database.drop();
 loop.disable();
 
-const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.ceil((p / 100) * list.length) - 1)]!;
 console.log(`\nAuction close on ${database.url ? 'PostgreSQL' : 'the embedded database'}, ${VIEWERS} viewers in the room, ${ROUNDS} auctions`);
-console.log(`\n| Measure | n | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|`);
-console.log(`| final end → auction:ended sent by the server | ${serverLatencies.length} | ${pct(serverLatencies, 50)} | ${pct(serverLatencies, 99)} | ${Math.max(...serverLatencies)} |`);
-console.log(`| final end → auction:ended at a viewer | ${latencies.length} | ${pct(latencies, 50)} | ${pct(latencies, 99)} | ${Math.max(...latencies)} |`);
+console.log(`\n${LATENCY_TABLE_HEAD}`);
+console.log(latencyRow('final end → auction:ended sent by the server', serverLatencies));
+console.log(latencyRow('final end → auction:ended at a viewer', latencies));
 console.log(`\nGenerator event-loop delay: p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`);
 console.log(
   `\nBid storm across the end: ${storm.length} bids, ${accepted.length} accepted, ${late.length} refused as late, ${tooLow} refused as too low; ` +

@@ -14,74 +14,38 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import postgres from 'postgres';
 import { io } from 'socket.io-client';
-import { openDatabase } from '../../db/client.ts';
-import { seedIfEmpty } from '../../db/seed/seed.ts';
-import { users } from '../../db/schema/index.ts';
 import type { OrderWithEvents } from '@common/api-types.ts';
-import { hashPassword } from '../../server/src/lib/passwords.ts';
+import { benchArgs, chooseBenchDatabase, LATENCY_TABLE_HEAD, latencyRow } from '../helpers/bench.ts';
 import { insertListing } from '../helpers/escrow.ts';
+import { insertAccounts, serverDatabase, signIn } from '../helpers/server-database.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 import { sleep } from '../helpers/sockets.ts';
 
-const { values } = parseArgs({
-  options: {
-    orders: { type: 'string', default: '40' },
-    'day-seconds': { type: 'string', default: '2' },
-    poll: { type: 'string', default: '1' },
-    postgres: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
+const values = benchArgs('Usage: npm run bench:escrow -- [--orders 40] [--day-seconds 2] [--poll 1] [--postgres]', {
+  orders: { type: 'string', default: '40' },
+  'day-seconds': { type: 'string', default: '2' },
+  poll: { type: 'string', default: '1' },
+  postgres: { type: 'boolean', default: false },
 });
-if (values.help) {
-  console.log('Usage: npm run bench:escrow -- [--orders 40] [--day-seconds 2] [--poll 1] [--postgres]');
-  process.exit(0);
-}
 
 const ORDERS = Number(values.orders);
 const DAY_SECONDS = Number(values['day-seconds']);
-const PASSWORD = 'Bench#Escrow2026';
 
+chooseBenchDatabase(values.postgres);
 const dataDir = mkdtempSync(join(tmpdir(), 'lm-escrow-bench-'));
-let databaseUrl = '';
-let dropDatabase = async () => {};
-if (values.postgres) {
-  const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `lm_escrow_bench_${process.pid}`;
-  const admin = postgres(server, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const cleanup = postgres(server, { max: 1, onnotice: () => {} });
-    await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
-    await cleanup.end();
-  };
-}
-
 // Accounts and listings, written before the server owns the database.
-const database = await openDatabase({ databaseUrl: databaseUrl || null, dataDir });
-await database.migrate();
-await seedIfEmpty(database.db);
-const passwordHash = await hashPassword(PASSWORD);
-const [buyer, seller] = await database.db
-  .insert(users)
-  .values([
-    { email: 'bench-buyer@example.com', name: 'Bench Buyer', passwordHash, emailVerified: true },
-    { email: 'bench-seller@example.com', name: 'Bench Seller', passwordHash, emailVerified: true },
-  ])
-  .returning();
-const listings = [];
-for (let i = 0; i < ORDERS * 2; i++) listings.push(await insertListing(database.db, seller!, { price: 50_000 + i * 100 }));
-await database.close();
+const database = await serverDatabase(dataDir, async (db) => {
+  const [buyer, seller] = await insertAccounts(db, ['Bench Buyer', 'Bench Seller']);
+  const listings = [];
+  for (let i = 0; i < ORDERS * 2; i++) listings.push(await insertListing(db, seller!, { price: 50_000 + i * 100 }));
+  return { buyer: buyer!, seller: seller!, listings };
+});
+const { buyer, seller, listings } = database.prepared;
 
 const server = await startServerProcess({
   DATA_DIR: dataDir,
-  DATABASE_URL: databaseUrl,
+  DATABASE_URL: database.url,
   ESCROW_DAY_SECONDS: String(DAY_SECONDS),
   JOB_POLL_SECONDS: values.poll!,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
@@ -103,8 +67,7 @@ async function call<T>(token: string | null, method: string, path: string, body?
   const json = (await res.json()) as { data: T };
   return { ms: performance.now() - started, status: res.status, data: json.data };
 }
-const token = async (email: string) => (await call<{ accessToken: string }>(null, 'POST', '/api/auth/login', { email, password: PASSWORD })).data.accessToken;
-const [buyerToken, sellerToken] = [await token(buyer!.email), await token(seller!.email)];
+const [buyerToken, sellerToken] = [await signIn(server.url, buyer), await signIn(server.url, seller)];
 
 const timings: Record<string, number[]> = { pay: [], ship: [], 'confirm-delivery': [], accept: [], 'accept → released': [] };
 const released = new Map<number, () => void>();
@@ -164,15 +127,9 @@ for (const order of inspecting) {
 
 socket.close();
 await server.kill();
-await dropDatabase();
+await database.drop();
 
-const pct = (list: number[], p: number) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-};
-const row = (name: string, list: number[]) =>
-  `| ${name} | ${list.length} | ${pct(list, 50).toFixed(0)} | ${pct(list, 99).toFixed(0)} | ${Math.max(...list).toFixed(0)} |`;
-console.log(`\nEscrow on ${databaseUrl ? 'PostgreSQL' : 'the embedded database'}, JOB_POLL_SECONDS=${values.poll}, ESCROW_DAY_SECONDS=${DAY_SECONDS}\n`);
-console.log('| Measure | n | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|');
-for (const [name, list] of Object.entries({ ...timings, ...waits })) console.log(row(name, list));
+console.log(`\nEscrow on ${database.url ? 'PostgreSQL' : 'the embedded database'}, JOB_POLL_SECONDS=${values.poll}, ESCROW_DAY_SECONDS=${DAY_SECONDS}\n`);
+console.log(LATENCY_TABLE_HEAD);
+for (const [name, list] of Object.entries({ ...timings, ...waits })) console.log(latencyRow(name, list));
 process.exit(0);

@@ -29,13 +29,13 @@ import { basename, join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import postgres from 'postgres';
 import { openDatabase } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
 import { minimumBid } from '@common/bid-rules.ts';
 import { prepareDatabase } from '../../server/src/lib/prepare-database.ts';
 import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { HEAP_PROBE, HEAP_REPORT, type HeapReport } from '../../server/src/lib/heap-probe.ts';
+import { createPostgresDatabase } from '../helpers/database.ts';
 import { monotonicMs, type TargetFigures, type ViewerCommand, type ViewerReply } from './fanout-viewers.ts';
 
 const HELP = `Usage: npm run bench:fanout -- [options]
@@ -196,18 +196,9 @@ async function freshDatabase(): Promise<{ databaseUrl: string | null; dataDir: s
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   if (!values.postgres) return { databaseUrl: null, dataDir };
   const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `lm_fanout_bench_${process.pid}_${cleanups.length}`;
-  const admin = postgres(server, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
-  await admin.end();
-  cleanups.push(async () => {
-    const cleanup = postgres(server, { max: 1, onnotice: () => {} });
-    await cleanup.unsafe(`drop database if exists "${name}" with (force)`);
-    await cleanup.end();
-  });
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return { databaseUrl: url.toString(), dataDir };
+  const { url, drop } = await createPostgresDatabase(server, `lm_fanout_bench_${process.pid}_${cleanups.length}`);
+  cleanups.push(drop);
+  return { databaseUrl: url, dataDir };
 }
 
 async function startProduct(workers: number, from = root, label = ''): Promise<Target> {

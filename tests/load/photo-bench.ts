@@ -16,29 +16,18 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { openDatabase } from '../../db/client.ts';
-import { seedIfEmpty } from '../../db/seed/seed.ts';
-import { users } from '../../db/schema/index.ts';
-import { hashPassword } from '../../server/src/lib/passwords.ts';
+import { benchArgs, chooseBenchDatabase, percentile } from '../helpers/bench.ts';
 import { insertListing } from '../helpers/escrow.ts';
 import { syntheticPhoto } from '../helpers/photos.ts';
+import { insertAccounts, serverDatabase, signIn } from '../helpers/server-database.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '20' },
-    concurrency: { type: 'string', default: '1,2,4' },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
+const values = benchArgs('Usage: npm run bench:photos -- [--seconds 20] [--concurrency 1,2,4]', {
+  seconds: { type: 'string', default: '20' },
+  concurrency: { type: 'string', default: '1,2,4' },
 });
-if (values.help) {
-  console.log('Usage: npm run bench:photos -- [--seconds 20] [--concurrency 1,2,4]');
-  process.exit(0);
-}
 const SECONDS = Number(values.seconds);
-const LEVELS = values.concurrency!.split(',').map(Number);
-const PASSWORD = 'Bench#Photos2026';
+const LEVELS = values.concurrency.split(',').map(Number);
 
 // A photo of camera size and file size: grain keeps JPEG from compressing it to nothing.
 let photo = await syntheticPhoto({ width: 4000, height: 3000 });
@@ -47,20 +36,21 @@ for (let quality = 92; photo.length < 4.5 * 1024 * 1024 && quality <= 100; quali
   photo = await sharp(photo).jpeg({ quality, chromaSubsampling: '4:4:4' }).toBuffer();
 }
 
+chooseBenchDatabase(false);
 const dataDir = mkdtempSync(join(tmpdir(), 'lm-photo-bench-'));
-const database = await openDatabase({ databaseUrl: null, dataDir });
-await database.migrate();
-await seedIfEmpty(database.db);
-const [seller] = await database.db.insert(users).values({ email: 'bench-photos@example.com', name: 'Bench Photos', passwordHash: await hashPassword(PASSWORD), emailVerified: true }).returning();
-const cars: number[] = [];
-for (let i = 0; i < 200; i++) cars.push((await insertListing(database.db, seller!, { make: 'Bench', model: `Photo ${i}` })).id);
-const galleryCars: number[] = [];
-for (let i = 0; i < 12; i++) galleryCars.push((await insertListing(database.db, seller!, { make: 'Gallery', model: `Card ${i}` })).id);
-await database.close();
+const database = await serverDatabase(dataDir, async (db) => {
+  const [seller] = await insertAccounts(db, ['Bench Photos']);
+  const cars: number[] = [];
+  for (let i = 0; i < 200; i++) cars.push((await insertListing(db, seller!, { make: 'Bench', model: `Photo ${i}` })).id);
+  const galleryCars: number[] = [];
+  for (let i = 0; i < 12; i++) galleryCars.push((await insertListing(db, seller!, { make: 'Gallery', model: `Card ${i}` })).id);
+  return { seller: seller!, cars, galleryCars };
+});
+const { seller, cars, galleryCars } = database.prepared;
 
-const server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'error' });
+const server = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'error' });
 process.on('exit', () => server.process.kill('SIGKILL'));
-const token = ((await (await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: seller!.email, password: PASSWORD }) })).json()) as { data: { accessToken: string } }).data.accessToken;
+const token = await signIn(server.url, seller);
 
 const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))![1]) / 1024;
 const rssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))![1]) / 1024;
@@ -89,8 +79,6 @@ async function uploadOnce(carId = nextCar()): Promise<number> {
   if (res.status !== 201) throw new Error(`upload answered ${res.status}`);
   return performance.now() - started;
 }
-
-const percentile = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.ceil((p / 100) * list.length) - 1)]!;
 
 console.log(`\nPhoto: ${photo.length.toLocaleString('en-US')} bytes, 4000 × 3000 JPEG`);
 const rssBefore = rssMb();

@@ -15,22 +15,15 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ensureClientBuild } from '../../server/src/lib/client-build.ts';
 import { freePort } from '../helpers/app.ts';
+import { benchArgs } from '../helpers/bench.ts';
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '5' },
-    tsx: { type: 'boolean', default: false },
-    compare: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
+const values = benchArgs('Usage: npm run bench:start -- [--runs 5] [--tsx | --compare]', {
+  runs: { type: 'string', default: '5' },
+  tsx: { type: 'boolean', default: false },
+  compare: { type: 'boolean', default: false },
 });
-if (values.help) {
-  console.log('Usage: npm run bench:start -- [--runs 5] [--tsx | --compare]');
-  process.exit(0);
-}
 const RUNS = Number(values.runs);
 const COMMANDS = {
   'compiled (server/dist)': ['server/run.mjs', 'start'],

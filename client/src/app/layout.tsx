@@ -4,6 +4,7 @@ import { LoadingStatus } from '../components/ui/spinner.tsx';
 import { NavBar } from './nav-bar.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { useSessionRevokedRedirect } from './use-session-revoked-redirect.ts';
+import './layout.css';
 
 /** Positions are kept per history entry (see history-entry.ts), so only Back/Forward restores one. */
 const scrollKey = (location: Location) => location.key;

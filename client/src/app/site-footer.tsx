@@ -1,4 +1,5 @@
 import { Emblem } from '../components/ui/icons.tsx';
+import './site-footer.css';
 
 /**
  * Footer. Deliberately holds no links that repeat the navigation bar, so every

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { AlertIcon, CheckIcon, InfoIcon } from './icons.tsx';
+import './alert.css';
 
 export type AlertTone = 'error' | 'info' | 'success';
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './page-hero.css';
 
 /** The dark brand band that opens the marketing and service pages (same palette as Listings). */
 export function PageHero({

@@ -1,3 +1,5 @@
+import './spinner.css';
+
 /** A status line with a small spinner; announced politely to screen readers. */
 export function LoadingStatus({ label }: { label: string }) {
   return (

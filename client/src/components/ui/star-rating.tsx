@@ -1,4 +1,5 @@
 import { StarIcon } from './icons.tsx';
+import './star-rating.css';
 
 /** Five stars with the rating filled in; read out as "Rated 4 out of 5 stars". */
 export function StarRating({ rating, size = 18, className }: { rating: number; size?: number; className?: string }) {

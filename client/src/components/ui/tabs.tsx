@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import './tabs.css';
 
 export interface TabDefinition<Id extends string> {
   id: Id;

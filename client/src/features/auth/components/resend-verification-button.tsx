@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { resendVerification } from '../api/auth-api.ts';
+import './resend-verification-button.css';
 
 type State = 'idle' | 'sending' | 'sent' | 'failed';
 

@@ -1,4 +1,5 @@
 import { StarIcon } from './room-icons.tsx';
+import '../../../components/ui/star-rating.css';
 
 /** 1–5 stars with the rating as text for assistive technology ("4 out of 5 stars"). */
 export function Stars({ rating, size = 16 }: { rating: number; size?: number }) {

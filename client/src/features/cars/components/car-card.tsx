@@ -15,6 +15,7 @@ import { WatchButton } from '../../../components/watch-button.tsx';
 import type { CarListItem } from '../api/get-cars.ts';
 import { useListingLiveStore, type LiveCounts } from '../stores/listing-live-store.ts';
 import { countLabel, formatMileage } from '../lib/format.ts';
+import './car-card.css';
 
 export function CarCard({ car }: { car: CarListItem }) {
   const titleId = useId();

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { SearchIcon } from '../../../components/ui/icons.tsx';
+import './listing-search.css';
 
 /**
  * Search box of the hero. Holds the draft text; the listing query only changes on

@@ -6,6 +6,7 @@ import {
   type ListingFilter,
   type ListingSort,
 } from '../lib/listing-query.ts';
+import './listing-toolbar.css';
 
 export function ListingToolbar({
   filter,

@@ -10,6 +10,7 @@ import { CarCard } from './car-card.tsx';
 import { ListingSearch } from './listing-search.tsx';
 import { ListingToolbar } from './listing-toolbar.tsx';
 import { Pager } from './pager.tsx';
+import './listings-screen.css';
 
 function prefersReducedMotion(): boolean {
   return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;

@@ -1,0 +1,39 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/**
+ * What the bench scripts in tests/load share: their command line, their percentiles and tables,
+ * and where their data goes.
+ */
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+const HELP = { help: { type: 'boolean', short: 'h', default: false } } as const;
+
+/** A bench script's flags from the command line; `-h`/`--help` prints `usage` and exits. */
+export function benchArgs<const T extends Options>(usage: string, options: T) {
+  const { values } = parseArgs({ options: { ...options, ...HELP } });
+  if ((values as { help?: boolean }).help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return values;
+}
+
+/** The `p`th percentile (0–100) of `list` by nearest rank; NaN for an empty list. */
+export function percentile(list: number[], p: number): number {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** The head of a Markdown table of latencies, one `latencyRow` a measure. */
+export const LATENCY_TABLE_HEAD = '| Measure | n | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|';
+
+export const latencyRow = (name: string, list: number[]) =>
+  `| ${name} | ${list.length} | ${percentile(list, 50).toFixed(0)} | ${percentile(list, 99).toFixed(0)} | ${Math.max(...list).toFixed(0)} |`;
+
+/**
+ * Where `serverDatabase` puts a bench run's data: with --postgres a new database on
+ * BENCH_DATABASE_URL's server (default the local one), else the embedded database.
+ */
+export function chooseBenchDatabase(postgres: boolean | undefined): void {
+  process.env.DATABASE_URL = postgres ? (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres') : '';
+}
