@@ -1,3 +1,5 @@
+import './pager.css';
+
 export function Pager({
   page,
   pages,
