@@ -25,9 +25,6 @@ export const sellers = pgTable(
   (t) => [check('sellers_rating_range', sql`${t.rating} between 0 and 5`)],
 );
 
-/** Still read from here by the car routes' request schemas; everything else takes them from common/listing.ts. */
-export { CAR_BODY_STYLES, CAR_CONDITIONS } from '@common/listing.ts';
-
 export type MarketValueBasis = 'comparables' | 'reference';
 
 /** One uploaded photo: where its sizes are stored (to remove them) and where they are served. */
