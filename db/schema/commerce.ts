@@ -8,8 +8,6 @@ import { cars, sellers } from './catalogue.ts';
 import { quoted } from './sql-lists.ts';
 import { users } from './users.ts';
 
-/** Still read from here by the order and support routes' request schemas; everything else takes them from common/enums.ts. */
-export { PAYMENT_METHODS, SUPPORT_CATEGORIES, SUPPORT_PRIORITIES } from '@common/enums.ts';
 
 export const orders = pgTable(
   'orders',

@@ -4,6 +4,7 @@ import { ListingsScreen } from '../features/cars/components/listings-screen.tsx'
 import { stampHistoryEntry } from './history-entry.ts';
 import { Layout } from './layout.tsx';
 import { RouteError } from './routes/route-error.tsx';
+import { PAGES } from '@common/paths.ts';
 
 // Route-level code splitting: every screen except Listings is its own chunk.
 const CarDetailScreen = lazy(() =>
@@ -57,10 +58,10 @@ const NotFoundScreen = lazy(() =>
 
 stampHistoryEntry();
 
-/** Route table of spec §2. */
+/** Route table of spec §2; the paths are common/paths.ts's, which the server's page HTML reads too. */
 export const router = createBrowserRouter([
   {
-    path: '/',
+    path: PAGES.home,
     element: <Layout />,
     errorElement: <RouteError />,
     children: [
@@ -69,19 +70,19 @@ export const router = createBrowserRouter([
         errorElement: <RouteError />,
         children: [
           { index: true, element: <ListingsScreen /> },
-          { path: 'car/:id', element: <CarDetailScreen /> },
-          { path: 'login', element: <LoginScreen /> },
-          { path: 'register', element: <RegisterScreen /> },
-          { path: 'dashboard', element: <DashboardScreen /> },
-          { path: 'orders/:id', element: <OrderScreen /> },
-          { path: 'sell', element: <SellScreen /> },
-          { path: 'sell/:id/edit', element: <EditListingScreen /> },
-          { path: 'verify-email', element: <VerifyEmailScreen /> },
-          { path: 'forgot-password', element: <ForgotPasswordScreen /> },
-          { path: 'reset-password', element: <ResetPasswordScreen /> },
-          { path: 'testimonials', element: <TestimonialsScreen /> },
-          { path: 'escrow', element: <EscrowScreen /> },
-          { path: 'support', element: <SupportScreen /> },
+          { path: PAGES.car, element: <CarDetailScreen /> },
+          { path: PAGES.login, element: <LoginScreen /> },
+          { path: PAGES.register, element: <RegisterScreen /> },
+          { path: PAGES.dashboard, element: <DashboardScreen /> },
+          { path: PAGES.order, element: <OrderScreen /> },
+          { path: PAGES.sell, element: <SellScreen /> },
+          { path: PAGES.editListing, element: <EditListingScreen /> },
+          { path: PAGES.verifyEmail, element: <VerifyEmailScreen /> },
+          { path: PAGES.forgotPassword, element: <ForgotPasswordScreen /> },
+          { path: PAGES.resetPassword, element: <ResetPasswordScreen /> },
+          { path: PAGES.testimonials, element: <TestimonialsScreen /> },
+          { path: PAGES.escrow, element: <EscrowScreen /> },
+          { path: PAGES.support, element: <SupportScreen /> },
           { path: '*', element: <NotFoundScreen /> },
         ],
       },

@@ -5,6 +5,8 @@
  * phone waits through in a row. Named in the HTML, all of it loads alongside the main script.
  */
 
+import type { PageName } from '@common/paths.ts';
+
 /** The part of Vite's build manifest (`client/dist/.vite/manifest.json`) read here. */
 export interface ViteManifestChunk {
   file: string;
@@ -15,20 +17,20 @@ export interface ViteManifestChunk {
 export type ViteManifest = Record<string, ViteManifestChunk>;
 
 /**
- * The screens worth announcing, by the paths that show them: client/src/app/router.tsx lazily
- * imports each module named here (a test checks every one is in the build's manifest).
+ * The screens worth announcing, by the page that shows them (common/paths.ts): the client's
+ * router lazily imports each module named here (a test checks every one is in the build's manifest).
  */
-export const SCREEN_MODULES: readonly { path: RegExp; module: string }[] = [
-  { path: /^\/car\/[^/]+\/?$/, module: 'src/features/car-room/components/car-detail-screen.tsx' },
-  { path: /^\/orders\/[^/]+\/?$/, module: 'src/features/orders/components/order-screen.tsx' },
-  { path: /^\/dashboard\/?$/, module: 'src/features/dashboard/components/dashboard-screen.tsx' },
-  { path: /^\/sell\/?$/, module: 'src/features/selling/components/sell-screen.tsx' },
-  { path: /^\/login\/?$/, module: 'src/features/auth/components/login-screen.tsx' },
-  { path: /^\/register\/?$/, module: 'src/features/auth/components/register-screen.tsx' },
-  { path: /^\/testimonials\/?$/, module: 'src/features/testimonials/components/testimonials-screen.tsx' },
-  { path: /^\/escrow\/?$/, module: 'src/features/escrow/components/escrow-screen.tsx' },
-  { path: /^\/support\/?$/, module: 'src/features/support/components/support-screen.tsx' },
-];
+export const SCREEN_MODULES: Partial<Record<PageName, string>> = {
+  car: 'src/features/car-room/components/car-detail-screen.tsx',
+  order: 'src/features/orders/components/order-screen.tsx',
+  dashboard: 'src/features/dashboard/components/dashboard-screen.tsx',
+  sell: 'src/features/selling/components/sell-screen.tsx',
+  login: 'src/features/auth/components/login-screen.tsx',
+  register: 'src/features/auth/components/register-screen.tsx',
+  testimonials: 'src/features/testimonials/components/testimonials-screen.tsx',
+  escrow: 'src/features/escrow/components/escrow-screen.tsx',
+  support: 'src/features/support/components/support-screen.tsx',
+};
 
 /** The chunk and every chunk it statically imports, each once. */
 function withStaticImports(manifest: ViteManifest, key: string, into = new Set<string>()): Set<string> {

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { fromProjectRoot } from '../../../db/project-root.ts';
+import { matchPage } from '@common/paths.ts';
+import { parseId } from '../services/cars.ts';
 import { heroImageTag, SCREEN_MODULES, screenPreloadTags, withHeadTags, type ViteManifest } from '../lib/page-preloads.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 
@@ -53,7 +55,6 @@ function readManifest(): ViteManifest {
   }
 }
 
-const CAR_PAGE = /^\/car\/(\d{1,10})\/?$/;
 /** A car's photos change rarely; a stale hint costs one wasted image fetch, not a wrong page. */
 const HERO_CACHE_MS = 30_000;
 
@@ -64,12 +65,13 @@ const HERO_CACHE_MS = 30_000;
  */
 function pageRenderer(app: FastifyInstance, shell: string): (path: string) => Promise<string> {
   const manifest = readManifest();
-  const screens = SCREEN_MODULES.map(({ path, module }) => ({ path, html: withHeadTags(shell, screenPreloadTags(manifest, module)) }));
+  const screens = new Map(Object.entries(SCREEN_MODULES).map(([page, module]) => [page, withHeadTags(shell, screenPreloadTags(manifest, module))]));
   const heroes = new TtlCache<string>(HERO_CACHE_MS, 2_000);
   return async (path) => {
-    const page = screens.find((screen) => screen.path.test(path))?.html ?? shell;
-    const carId = Number(CAR_PAGE.exec(path)?.[1] ?? Number.NaN);
-    if (!Number.isSafeInteger(carId) || carId < 1 || carId > 2_147_483_647) return page;
+    const match = matchPage(path);
+    const page = (match && screens.get(match.page)) ?? shell;
+    const carId = match?.page === 'car' ? parseId(match.params[0] ?? '') : null;
+    if (carId === null) return page;
     const hero = await heroes.get(String(carId), () =>
       app.services.cars.get(carId).then(heroImageTag, () => ''),
     );

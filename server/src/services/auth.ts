@@ -12,6 +12,7 @@ import type { AccessTokens } from './access-tokens.ts';
 import { alreadyRegisteredEmail, passwordChangedEmail, passwordResetEmail, verificationEmail } from './mail-templates.ts';
 import { burnVerificationTime, hashPassword, verifyPassword } from '../lib/passwords.ts';
 import { toPublicUser, type PublicUser } from './users.ts';
+import { PAGES, resetPasswordPath, verifyEmailPath } from '@common/paths.ts';
 
 const HOUR_MS = 3_600_000;
 const EMAIL_TOKEN_TTL_MS: Record<EmailTokenKind, number> = {
@@ -116,7 +117,7 @@ export class AuthService {
     if (!existing) return;
     if (existing.emailVerified) {
       await this.deps.mailer.send(
-        alreadyRegisteredEmail(existing.email, existing.name, `${this.deps.appUrl}/login`, `${this.deps.appUrl}/forgot-password`),
+        alreadyRegisteredEmail(existing.email, existing.name, `${this.deps.appUrl}${PAGES.login}`, `${this.deps.appUrl}${PAGES.forgotPassword}`),
       );
     } else {
       // The owner probably lost the first email; a fresh link is the useful answer.
@@ -232,7 +233,7 @@ export class AuthService {
   async forgotPassword(emailInput: string): Promise<void> {
     const [user] = await this.db.select().from(users).where(eq(users.email, normalizeEmail(emailInput)));
     if (!user || !user.passwordHash) return;
-    await this.issueEmailToken(user.id, 'reset-password', (token) => passwordResetEmail(user.email, user.name, `${this.deps.appUrl}/reset-password?token=${token}`));
+    await this.issueEmailToken(user.id, 'reset-password', (token) => passwordResetEmail(user.email, user.name, `${this.deps.appUrl}${resetPasswordPath(token)}`));
   }
 
   /** Sets a new password and signs the user out everywhere. */
@@ -255,7 +256,7 @@ export class AuthService {
         .set({ revokedAt: now, revokedReason: 'password-reset' })
         .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
         .returning({ id: sessions.id });
-      await this.deps.mailer.send(passwordChangedEmail(user!.email, user!.name, `${this.deps.appUrl}/forgot-password`), tx);
+      await this.deps.mailer.send(passwordChangedEmail(user!.email, user!.name, `${this.deps.appUrl}${PAGES.forgotPassword}`), tx);
       return { user: user!, revoked };
     });
     this.deps.mailer.wake();
@@ -284,7 +285,7 @@ export class AuthService {
   }
 
   private async sendVerification(userId: number, email: string, name: string): Promise<void> {
-    await this.issueEmailToken(userId, 'verify-email', (token) => verificationEmail(email, name, `${this.deps.appUrl}/verify-email?token=${token}`));
+    await this.issueEmailToken(userId, 'verify-email', (token) => verificationEmail(email, name, `${this.deps.appUrl}${verifyEmailPath(token)}`));
   }
 
   /**

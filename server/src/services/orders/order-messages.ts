@@ -5,6 +5,7 @@ import type { OutgoingMail } from '../mailer.ts';
 import { orderEmail } from '../mail-templates.ts';
 import type { NewNotification } from '../notifications.ts';
 import type { OrderRecord } from './order-views.ts';
+import { orderPath } from '@common/paths.ts';
 
 /** What happened to an order, in the words its parties are told. */
 export type OrderNews =
@@ -39,7 +40,7 @@ export function orderMessages(news: OrderNews, record: OrderRecord, appUrl: stri
 
   const notifications: NewNotification[] = [];
   const mails: OutgoingMail[] = [];
-  const url = `${appUrl}/orders/${order.id}`;
+  const url = `${appUrl}${orderPath(order.id)}`;
   const deliver = (message: Message | null, userId: number | null, email: string | null, name: string) => {
     if (!message || userId === null) return;
     notifications.push({ userId, type: 'system', title: message.title, message: message.text, carId: car.id });

@@ -11,6 +11,7 @@ import { useSecondsLeft } from '../../../lib/countdown.ts';
 import type { OrderWithEvents } from '../api/car-room-api.ts';
 import type { AuctionView } from '../stores/car-room-merge.ts';
 import { acceptHighestBidOf, refreshDetail } from '../stores/car-room-store.ts';
+import { orderPath } from '@common/paths.ts';
 
 /** How long after the end (on the server's clock) a page that heard no close reads the car again. */
 const CLOSE_GRACE_MS = 2_500;
@@ -123,7 +124,7 @@ export function AuctionOutcomePanel({ carId, view, ownCar }: { carId: number; vi
                 <strong>You won!</strong> Pay into escrow to complete the purchase: your money is held until you approve the car.
               </p>
               {view.order ? (
-                <Link to={`/orders/${view.order.id}`} className="btn btn--gold btn--block btn--lg" data-testid="pay-now">
+                <Link to={orderPath(view.order.id)} className="btn btn--gold btn--block btn--lg" data-testid="pay-now">
                   {view.order.status === 'awaiting_payment' ? 'Pay now' : 'View your order'}
                 </Link>
               ) : (
@@ -136,7 +137,7 @@ export function AuctionOutcomePanel({ carId, view, ownCar }: { carId: number; vi
               {view.order && (
                 <>
                   {' '}
-                  <Link to={`/orders/${view.order.id}`} className="text-link">
+                  <Link to={orderPath(view.order.id)} className="text-link">
                     Order #{view.order.id}
                   </Link>
                 </>
@@ -185,7 +186,7 @@ function AcceptHighestBid({ carId, view }: { carId: number; view: AuctionView })
         <ReceiptIcon size={18} />
         <span>
           {order ? `You accepted ${formatUsd(order.amount)}: ` : 'An order is open for this car: '}
-          <Link to={`/orders/${existing.id}`} className="text-link">
+          <Link to={orderPath(existing.id)} className="text-link">
             Go to Order #{existing.id}
           </Link>
         </span>

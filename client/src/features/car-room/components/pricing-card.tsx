@@ -17,6 +17,7 @@ import { recordPlacedOrder, syncRoom } from '../stores/car-room-store.ts';
 import { AuctionClock, AuctionOutcomePanel, useAuctionCloseWatch } from './auction-panel.tsx';
 import { BidForm } from './bid-form.tsx';
 import { TrophyIcon } from './room-icons.tsx';
+import { editListingPath, orderPath } from '@common/paths.ts';
 
 const RECENT_BIDS_SHOWN = 5;
 
@@ -166,7 +167,7 @@ export function PricingCard({
           <span>
             {myOrder.buyerId === userId ? 'Your order' : 'An order'} for this car: Order #{myOrder.id},{' '}
             {orderStatusLabel(myOrder.status).toLowerCase()}.{' '}
-            <Link to={`/orders/${myOrder.id}`} className="text-link">
+            <Link to={orderPath(myOrder.id)} className="text-link">
               View your order
             </Link>
           </span>
@@ -308,7 +309,7 @@ function OwnListing({ carId, auction }: { carId: number; auction: boolean }) {
           .
         </p>
       )}
-      <Link to={`/sell/${carId}/edit`} className="btn btn--outline btn--block">
+      <Link to={editListingPath(carId)} className="btn btn--outline btn--block">
         <PencilIcon size={17} />
         Edit Listing
       </Link>

@@ -16,6 +16,7 @@ import type { CarListItem } from '../api/get-cars.ts';
 import { useListingLiveStore, type LiveCounts } from '../stores/listing-live-store.ts';
 import { countLabel, formatMileage } from '../lib/format.ts';
 import './car-card.css';
+import { carPath } from '@common/paths.ts';
 
 export function CarCard({ car }: { car: CarListItem }) {
   const titleId = useId();
@@ -113,7 +114,7 @@ export function CarCard({ car }: { car: CarListItem }) {
           {car.seller_name}
         </p>
 
-        <Link to={`/car/${car.id}`} className="btn btn--primary btn--block" aria-describedby={titleId}>
+        <Link to={carPath(car.id)} className="btn btn--primary btn--block" aria-describedby={titleId}>
           View Details &amp; Chat
         </Link>
       </div>

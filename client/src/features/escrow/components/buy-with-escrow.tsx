@@ -12,6 +12,7 @@ import { placeOrder, type Order } from '../api/orders.ts';
 import { coverageLabel, guaranteeLabel, orderTotals, PLAN_LIST, planCovers, planFor } from '../lib/plans.ts';
 import { useEscrowPlanStore } from '../stores/escrow-plan-store.ts';
 import './buy-with-escrow.css';
+import { orderPath } from '@common/paths.ts';
 
 /**
  * "Buy with Escrow" for one car: a button that opens a dialog where a signed-in, verified buyer
@@ -107,7 +108,7 @@ function OrderPlaced({ order, onClose }: { order: Order; onClose: () => void }) 
           paid only after you approve it.
         </p>
       </Alert>
-      <dl className="order-summary">
+      <dl className="money-summary">
         <div>
           <dt>Protection plan</dt>
           <dd>{ESCROW_PLANS[order.plan].name}</dd>
@@ -120,13 +121,13 @@ function OrderPlaced({ order, onClose }: { order: Order; onClose: () => void }) 
           <dt>Escrow fee</dt>
           <dd>{formatUsd(order.escrowFee)}</dd>
         </div>
-        <div className="order-summary__total">
+        <div className="money-summary__total">
           <dt>Total</dt>
           <dd>{formatUsd(order.amount + order.escrowFee)}</dd>
         </div>
       </dl>
       <div className="buy-escrow__actions">
-        <Link to={`/orders/${order.id}`} className="btn btn--primary btn--block">
+        <Link to={orderPath(order.id)} className="btn btn--primary btn--block">
           Go to your order
         </Link>
         <Link to="/dashboard?tab=orders" className="btn btn--outline btn--block">
@@ -258,7 +259,7 @@ function BuyForm({
       )}
 
       {totals && choice && (
-        <dl className="order-summary" aria-live="polite">
+        <dl className="money-summary" aria-live="polite">
           <div>
             <dt>Vehicle price</dt>
             <dd>{formatUsd(totals.price)}</dd>
@@ -267,7 +268,7 @@ function BuyForm({
             <dt>Escrow fee ({ESCROW_PLANS[choice].name})</dt>
             <dd>{formatUsd(totals.fee)}</dd>
           </div>
-          <div className="order-summary__total">
+          <div className="money-summary__total">
             <dt>Total</dt>
             <dd data-testid="order-total">{formatUsd(totals.total)}</dd>
           </div>

@@ -1,4 +1,5 @@
 import type { AppNotification } from '../api/notifications-api.ts';
+import { carPath, orderPath } from '@common/paths.ts';
 
 /** "... (Order #123) ..." → 123: order notifications name their order this way. */
 export function orderIdIn(text: string): number | null {
@@ -11,7 +12,7 @@ export function orderIdIn(text: string): number | null {
 /** Where a notification leads: its order when it names one, else its car, else nowhere. */
 export function notificationLink(n: Pick<AppNotification, 'title' | 'message' | 'carId'>): { to: string; label: string } | null {
   const orderId = orderIdIn(n.message) ?? orderIdIn(n.title);
-  if (orderId !== null) return { to: `/orders/${orderId}`, label: 'View order' };
-  if (n.carId !== null) return { to: `/car/${n.carId}`, label: 'View car' };
+  if (orderId !== null) return { to: orderPath(orderId), label: 'View order' };
+  if (n.carId !== null) return { to: carPath(n.carId), label: 'View car' };
   return null;
 }

@@ -5,6 +5,7 @@ import { formatUsd } from '@common/pricing.ts';
 import { CarIcon } from '../../../components/ui/icons.tsx';
 import { formatDateTime } from '../../../lib/relative-time.ts';
 import type { OrderWithEvents, PaymentLeg } from '../api/orders-api.ts';
+import { carPath } from '@common/paths.ts';
 
 const carName = (car: OrderWithEvents['car']) => `${car.year} ${car.make} ${car.model}`;
 
@@ -25,15 +26,15 @@ export function OrderSummary({ order }: { order: OrderWithEvents }) {
   const plan = ESCROW_PLANS[order.plan];
   const name = carName(order.car);
   return (
-    <section className="order-card order-car" aria-labelledby={titleId}>
+    <section className="card order-card order-car" aria-labelledby={titleId}>
       <CarImage src={order.car.primaryImage} alt={name} />
       <div className="order-car__body">
         <h2 id={titleId} className="order-car__title">
-          <Link to={`/car/${order.car.id}`} className="order-link">
+          <Link to={carPath(order.car.id)} className="order-link">
             {name}
           </Link>
         </h2>
-        <dl className="order-totals" data-testid="order-amounts">
+        <dl className="money-summary order-totals" data-testid="order-amounts">
           <div>
             <dt>Vehicle price</dt>
             <dd>{formatUsd(order.amount)}</dd>
@@ -42,7 +43,7 @@ export function OrderSummary({ order }: { order: OrderWithEvents }) {
             <dt>Escrow fee</dt>
             <dd>{formatUsd(order.escrowFee)}</dd>
           </div>
-          <div className="order-totals__total">
+          <div className="money-summary__total">
             <dt>Total</dt>
             <dd>{formatUsd(order.amount + order.escrowFee)}</dd>
           </div>
@@ -118,7 +119,7 @@ export function OrderRecords({ order }: { order: OrderWithEvents }) {
   const titleId = useId();
   const over = order.status === 'cancelled';
   return (
-    <section className="order-card" aria-labelledby={titleId}>
+    <section className="card order-card" aria-labelledby={titleId}>
       <h2 id={titleId} className="order-card__title">
         Payment and delivery
       </h2>

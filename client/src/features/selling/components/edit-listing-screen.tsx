@@ -17,6 +17,7 @@ import { EditListingPhotos } from './edit-listing-photos.tsx';
 import { UnverifiedSellerNotice } from './unverified-seller-notice.tsx';
 import { WithdrawListingDialog } from './withdraw-listing-dialog.tsx';
 import './selling.css';
+import { carPath } from '@common/paths.ts';
 
 /** `/sell/:id/edit`: the seller's own listing; anyone else sees that there is no such listing. */
 export function EditListingScreen() {
@@ -100,7 +101,7 @@ function EditListingView({ car, user, onCar }: { car: CarDetail; user: SessionUs
     setActionError(null);
     try {
       await publishListing(car.id);
-      navigate(`/car/${car.id}`);
+      navigate(carPath(car.id));
     } catch (error) {
       setPublishing(false);
       onRefused(error, setActionError);
@@ -129,7 +130,7 @@ function EditListingView({ car, user, onCar }: { car: CarDetail; user: SessionUs
           </p>
         </div>
         {car.status !== 'draft' && (
-          <Link to={`/car/${car.id}`} className="btn btn--outline">
+          <Link to={carPath(car.id)} className="btn btn--outline">
             <EyeIcon size={18} />
             View Listing
           </Link>
@@ -155,7 +156,7 @@ function EditListingView({ car, user, onCar }: { car: CarDetail; user: SessionUs
         </div>
 
         <aside className="edit-listing__aside" aria-label="Listing status and actions">
-          <section className="sell-card edit-status">
+          <section className="card sell-card edit-status">
             <h2 className="sell-card__title">
               {car.status === 'draft' ? (
                 'Ready to publish?'

@@ -6,6 +6,7 @@ import { createListing, publishListing, reorderPhotos } from '../api/selling-api
 import { errorsFromDetails, toNewListing, type ListingErrors, type ListingFormValues } from '../lib/listing-form.ts';
 import { galleryOrder } from '../lib/upload-queue.ts';
 import { usePhotoQueue } from './use-photo-queue.ts';
+import { carPath } from '@common/paths.ts';
 
 export type PublishPhase = 'idle' | 'creating' | 'create-failed' | 'uploading' | 'finishing' | 'finish-failed';
 
@@ -90,7 +91,7 @@ export function usePublishListing() {
       );
       if (order) await reorderPhotos(id, order);
       await publishListing(id);
-      navigate(`/car/${id}`);
+      navigate(carPath(id));
     } catch (err) {
       setPhase('finish-failed');
       setError(errorMessage(err));

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_ESCROW_PLAN, ESCROW_PLAN_IDS, type EscrowPlanId } from '@common/escrow-plans.ts';
 import { ORDER_ACTION_BODIES, PlaceOrderSchema } from '@common/schemas/commerce.ts';
 import { ORDER_ACTORS, ORDER_STATUSES, type PartyAction } from '@common/order-lifecycle.ts';
-import { PAYMENT_METHODS } from '../../../../../db/schema/index.ts';
+import { PAYMENT_METHODS } from '@common/enums.ts';
 import { notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
 import { parseId } from '../../../services/cars.ts';

@@ -1,7 +1,7 @@
 import { NewTicketSchema } from '@common/schemas/commerce.ts';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { SUPPORT_CATEGORIES, SUPPORT_PRIORITIES } from '../../../../../db/schema/index.ts';
+import { SUPPORT_CATEGORIES, SUPPORT_PRIORITIES } from '@common/enums.ts';
 import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
 
 const HOUR_MS = 3_600_000;

@@ -1,0 +1,50 @@
+/**
+ * The web app's pages: their route patterns (read by the client's router, the server's page
+ * HTML and its preloads) and the links to them (used by screens, notifications and emails).
+ */
+
+export const PAGES = {
+  home: '/',
+  car: '/car/:id',
+  login: '/login',
+  register: '/register',
+  dashboard: '/dashboard',
+  order: '/orders/:id',
+  sell: '/sell',
+  editListing: '/sell/:id/edit',
+  verifyEmail: '/verify-email',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  testimonials: '/testimonials',
+  escrow: '/escrow',
+  support: '/support',
+} as const;
+export type PageName = keyof typeof PAGES;
+
+export const carPath = (id: number | string) => `/car/${id}`;
+export const orderPath = (id: number | string) => `/orders/${id}`;
+export const editListingPath = (id: number | string) => `/sell/${id}/edit`;
+export const verifyEmailPath = (token: string) => `${PAGES.verifyEmail}?token=${encodeURIComponent(token)}`;
+export const resetPasswordPath = (token: string) => `${PAGES.resetPassword}?token=${encodeURIComponent(token)}`;
+
+const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `/car/:id` → a pattern matching `/car/12` and `/car/12/`, capturing the parameters in order. */
+function patternOf(route: string): RegExp {
+  const source = route
+    .split('/')
+    .map((part) => (part.startsWith(':') ? '([^/]+)' : escapeForPattern(part)))
+    .join('/');
+  return new RegExp(`^${source === '' ? '' : source}/?$`);
+}
+
+const PAGE_PATTERNS = (Object.entries(PAGES) as [PageName, string][]).map(([name, route]) => ({ name, pattern: patternOf(route) }));
+
+/** Which page a path shows, with its parameters in route order (`/car/12` → car, ['12']); null for none. */
+export function matchPage(pathname: string): { page: PageName; params: string[] } | null {
+  for (const { name, pattern } of PAGE_PATTERNS) {
+    const match = pattern.exec(pathname);
+    if (match) return { page: name, params: match.slice(1) };
+  }
+  return null;
+}
