@@ -24,7 +24,7 @@ export function AuthCard({
       <div className="container auth-page__inner">
         <div className="auth-card">
           <div className="auth-card__header">
-            <span className="auth-card__icon">{icon ?? <Emblem size={44} />}</span>
+            <span className="icon-disc auth-card__icon">{icon ?? <Emblem size={44} />}</span>
             <h1 id={titleId} className="auth-card__title">
               {title}
             </h1>

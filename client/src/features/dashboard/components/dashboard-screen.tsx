@@ -138,8 +138,8 @@ function Dashboard({ user }: { user: SessionUser }) {
                       ? summary.data.stats[key]
                       : null;
                 return (
-                  <li key={key} className="stat-tile" data-testid="stat-tile" data-stat={key}>
-                    <span className="stat-tile__icon">
+                  <li key={key} className="card stat-tile" data-testid="stat-tile" data-stat={key}>
+                    <span className="icon-disc stat-tile__icon">
                       <Icon size={20} />
                     </span>
                     <p className="stat-tile__label">{label}</p>

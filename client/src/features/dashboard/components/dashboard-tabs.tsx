@@ -394,7 +394,7 @@ export function DashboardTabs({
 }) {
   const [active, setActive] = useTabParam<DashboardTabId>(TAB_IDS);
   return (
-    <section className="dash-card dash-tabs" aria-label="Your account">
+    <section className="card dash-tabs" aria-label="Your account">
       <Tabs
         tabs={DASHBOARD_TABS}
         active={active}

@@ -63,7 +63,7 @@ export function ProfileCard({
   }
 
   return (
-    <section className="dash-card profile-card" aria-labelledby={titleId} data-testid="profile-card">
+    <section className="card profile-card" aria-labelledby={titleId} data-testid="profile-card">
       <div className="profile-card__identity">
         <Avatar user={user} />
         <div className="profile-card__names">

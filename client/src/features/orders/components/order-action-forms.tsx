@@ -75,7 +75,7 @@ function DialogForm({
 
 function Totals({ order }: { order: OrderWithEvents }) {
   return (
-    <dl className="order-totals" data-testid="order-totals">
+    <dl className="money-summary order-totals" data-testid="order-totals">
       <div>
         <dt>Vehicle price</dt>
         <dd>{formatUsd(order.amount)}</dd>
@@ -84,7 +84,7 @@ function Totals({ order }: { order: OrderWithEvents }) {
         <dt>Escrow fee ({ESCROW_PLANS[order.plan]?.name ?? order.plan})</dt>
         <dd>{formatUsd(order.escrowFee)}</dd>
       </div>
-      <div className="order-totals__total">
+      <div className="money-summary__total">
         <dt>Total</dt>
         <dd>{formatUsd(order.amount + order.escrowFee)}</dd>
       </div>

@@ -96,7 +96,7 @@ function OrderView({ order, role }: { order: OrderWithEvents; role: OrderRole })
 
       <div className="container order-body">
         <div className="order-grid">
-          <section className="order-card order-next order-grid__next" aria-labelledby={nextId}>
+          <section className="card order-card order-next order-grid__next" aria-labelledby={nextId}>
             <h2 id={nextId} className="order-card__eyebrow">
               Next step
             </h2>

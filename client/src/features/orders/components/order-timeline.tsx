@@ -11,7 +11,7 @@ export function OrderTimeline({ order, role }: { order: OrderWithEvents; role: O
   const titleId = useId();
   const steps = buildTimeline(order.status, order.events);
   return (
-    <section className="order-card" aria-labelledby={titleId}>
+    <section className="card order-card" aria-labelledby={titleId}>
       <h2 id={titleId} className="order-card__title">
         Order timeline
       </h2>

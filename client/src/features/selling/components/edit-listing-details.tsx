@@ -56,7 +56,7 @@ export function EditListingDetails({
 
   const fields = { idBase, values: form.values, errors: form.errors, onChange, onBlur: form.onBlur, disabled: locked };
   return (
-    <form className="sell-card" onSubmit={save} noValidate aria-labelledby={`${idBase}-title`}>
+    <form className="card sell-card" onSubmit={save} noValidate aria-labelledby={`${idBase}-title`}>
       <h2 id={`${idBase}-title`} className="sell-card__title">
         Details
       </h2>

@@ -65,7 +65,7 @@ export function EditListingPhotos({
   }
 
   return (
-    <section className="sell-card" aria-labelledby={titleId}>
+    <section className="card sell-card" aria-labelledby={titleId}>
       <h2 id={titleId} className="sell-card__title">
         Photos
       </h2>

@@ -56,7 +56,7 @@ export function PhotoDropZone({
       onDrop={onDrop}
       data-testid="photo-drop-zone"
     >
-      <span className="photo-drop__icon" aria-hidden="true">
+      <span className="icon-disc photo-drop__icon" aria-hidden="true">
         <UploadIcon size={26} />
       </span>
       <p className="photo-drop__title">

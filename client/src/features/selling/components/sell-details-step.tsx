@@ -16,7 +16,7 @@ function photoTiles(photos: readonly LocalPhoto[]): PhotoTile[] {
 /** One titled card of the details form. */
 function SellCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
-    <section className="sell-card" aria-labelledby={id}>
+    <section className="card sell-card" aria-labelledby={id}>
       <h3 id={id} className="sell-card__title">
         {title}
       </h3>

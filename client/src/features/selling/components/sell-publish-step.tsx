@@ -43,7 +43,7 @@ export function SellPublishStep({
   const uploadState: StepState =
     draftId === null ? 'waiting' : summary.complete ? 'done' : summary.failed > 0 && summary.active === 0 ? 'failed' : 'active';
   return (
-    <section className="sell-card sell-publish" aria-labelledby={`${idBase}-publish-title`} data-testid="publish-panel">
+    <section className="card sell-card sell-publish" aria-labelledby={`${idBase}-publish-title`} data-testid="publish-panel">
       <h2 id={`${idBase}-publish-title`} ref={headingRef} tabIndex={-1} className="sell-section-head__title">
         Publishing your listing
       </h2>

@@ -12,7 +12,7 @@ export const SELL_STEPS: readonly { id: SellStep; label: string }[] = [
 export function SellSteps({ step }: { step: SellStep }) {
   const current = SELL_STEPS.findIndex((s) => s.id === step);
   return (
-    <ol className="sell-steps" aria-label="Steps">
+    <ol className="card sell-steps" aria-label="Steps">
       {SELL_STEPS.map((s, i) => (
         <li
           key={s.id}

@@ -94,7 +94,7 @@ export function SupportScreen() {
             active={tab}
             onSelect={setTab}
             label="Help centre"
-            className="surface-tabs"
+            className="card surface-tabs"
             renderPanel={(id) =>
               id === 'faq' ? <FaqPanel onAskUs={openTicketTab} /> : id === 'ticket' ? <TicketForm /> : <SystemStatus />
             }
@@ -119,7 +119,7 @@ function ContactCard({
   action: ReactNode;
 }) {
   return (
-    <li className="contact-card" data-testid="contact-option">
+    <li className="card contact-card" data-testid="contact-option">
       <span className="contact-card__icon">{icon}</span>
       <h3 className="contact-card__title">{title}</h3>
       <p className="contact-card__availability">

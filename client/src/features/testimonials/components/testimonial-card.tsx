@@ -34,7 +34,7 @@ export function TestimonialCard({ testimonial: t }: { testimonial: Testimonial }
   const date = formatTestimonialDate(t.date);
   return (
     <article
-      className="testimonial-card"
+      className="card testimonial-card"
       id={`testimonial-${t.id}`}
       aria-labelledby={nameId}
       data-testid="testimonial-card"

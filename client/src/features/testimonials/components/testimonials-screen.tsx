@@ -143,8 +143,8 @@ export function TestimonialsScreen() {
 
 function StatTile({ icon, label, value }: { icon: ReactNode; label: string; value: string | null }) {
   return (
-    <li className="stat-strip__tile" data-testid="testimonial-stat">
-      <span className="stat-strip__icon">{icon}</span>
+    <li className="card stat-strip__tile" data-testid="testimonial-stat">
+      <span className="icon-disc stat-strip__icon">{icon}</span>
       <span className="stat-strip__value">{value ?? (
           <>
             <span className="skeleton" aria-hidden="true" />
