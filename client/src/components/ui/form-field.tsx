@@ -12,6 +12,8 @@ export interface FieldChrome {
   /** The control's id (the label points at it; the hint and error ids derive from it). */
   id: string;
   label: ReactNode;
+  /** Says "(optional)" after the label. */
+  optional?: boolean;
   /** At the end of the label row: a character counter, a link. */
   aside?: ReactNode;
   hint?: ReactNode;
@@ -45,10 +47,16 @@ export function controlProps({ id, hint, error, describedBy, invalid, errorFirst
  * `children` renders the control from the props it is given.
  */
 export function FormField(props: FieldChrome & { children: (control: ControlProps) => ReactNode }) {
-  const { id, label, aside, hint, error, errorTestId, errorFirst, className, children } = props;
+  const { id, label, optional, aside, hint, error, errorTestId, errorFirst, className, children } = props;
   const labelElement = (
     <label htmlFor={id} className="field__label">
       {label}
+      {optional && (
+        <>
+          {' '}
+          <span className="field__optional">(optional)</span>
+        </>
+      )}
     </label>
   );
   const hintText = hint && (
@@ -83,8 +91,8 @@ type Native<T> = Omit<T, 'id' | 'value' | 'onChange' | 'children' | 'className'>
 
 /** Splits a field's own props from the ones its control takes. */
 function split<T extends Chrome>(props: T) {
-  const { label, aside, hint, error, errorTestId, describedBy, invalid, errorFirst, className, ...control } = props;
-  return { chrome: { id: props.id, label, aside, hint, error, errorTestId, describedBy, invalid, errorFirst, className }, control };
+  const { label, optional, aside, hint, error, errorTestId, describedBy, invalid, errorFirst, className, ...control } = props;
+  return { chrome: { id: props.id, label, optional, aside, hint, error, errorTestId, describedBy, invalid, errorFirst, className }, control };
 }
 
 /** A text input (or email, tel, url...) in a field. */
@@ -162,6 +170,7 @@ export function CharCounter({
   separator = '/',
   format = String,
   spoken = false,
+  testId,
 }: {
   count: number;
   max: number;
@@ -169,9 +178,14 @@ export function CharCounter({
   separator?: string;
   format?: (n: number) => string;
   spoken?: boolean;
+  testId?: string;
 }) {
   return (
-    <span className={over ? 'field__counter field__counter--over' : 'field__counter'} aria-hidden={spoken ? undefined : true}>
+    <span
+      className={over ? 'field__counter field__counter--over' : 'field__counter'}
+      aria-hidden={spoken ? undefined : true}
+      data-testid={testId}
+    >
       {format(count)}
       {separator}
       {format(max)}

@@ -19,9 +19,9 @@ export function MoneyField(
       boxClassName?: string;
     },
 ) {
-  const { id, label, aside, hint, error, errorTestId, describedBy, invalid, errorFirst, className, action, boxClassName, onChange, ...input } =
+  const { id, label, optional, aside, hint, error, errorTestId, describedBy, invalid, errorFirst, className, action, boxClassName, onChange, ...input } =
     props;
-  const chrome = { id, label, aside, hint, error, errorTestId, describedBy, invalid, errorFirst };
+  const chrome = { id, label, optional, aside, hint, error, errorTestId, describedBy, invalid, errorFirst };
   return (
     <FormField {...chrome} className={className ? `money-field ${className}` : 'money-field'}>
       {(aria) => {

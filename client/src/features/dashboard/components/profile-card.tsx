@@ -1,9 +1,11 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { CharCounter, TextAreaField, TextField } from '../../../components/ui/form-field.tsx';
 import { MailIcon, MapPinIcon, PhoneIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { toSessionUser, useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
 import { initials } from '../../../lib/initials.ts';
+import { useFormState } from '../../../lib/use-form-state.ts';
 import { updateProfile } from '../api/profile.ts';
 import {
   errorsFromDetails,
@@ -12,7 +14,6 @@ import {
   profileChanges,
   profileFormValues,
   validateProfile,
-  type ProfileErrors,
   type ProfileField,
   type ProfileFormValues,
 } from '../lib/profile-form.ts';
@@ -134,36 +135,22 @@ function ProfileForm({
   onCancel: () => void;
   onSaved: () => void;
 }) {
-  const idBase = useId();
-  const id = (field: ProfileField) => `${idBase}-${field}`;
-  const errorId = (field: ProfileField) => `${idBase}-${field}-error`;
-  const nameRef = useRef<HTMLInputElement>(null);
-  const [values, setValues] = useState<ProfileFormValues>(() => profileFormValues(user));
-  const [errors, setErrors] = useState<ProfileErrors>({});
+  const form = useFormState<ProfileFormValues>(profileFormValues(user));
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const nameId = form.idOf('name');
 
   useEffect(() => {
-    nameRef.current?.focus();
-  }, []);
-
-  const set = (field: ProfileField) => (value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
-  };
+    document.getElementById(nameId)?.focus();
+  }, [nameId]);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (saving) return;
-    const found = validateProfile(values);
-    setErrors(found);
     setFormError(null);
-    const firstInvalid = (Object.keys(found) as ProfileField[])[0];
-    if (firstInvalid) {
-      document.getElementById(id(firstInvalid))?.focus();
-      return;
-    }
-    const changes = profileChanges(values, user);
+    const found = validateProfile(form.values);
+    if (!form.checked(found, Object.keys(found) as ProfileField[])) return;
+    const changes = profileChanges(form.values, user);
     if (Object.keys(changes).length === 0) {
       onSaved();
       return;
@@ -177,112 +164,44 @@ function ProfileForm({
     } catch (err) {
       setSaving(false);
       const { fields, other } = err instanceof ApiError ? errorsFromDetails(err.details) : { fields: {}, other: [] };
-      setErrors(fields);
+      form.setErrors(fields);
       const hasFieldErrors = Object.keys(fields).length > 0;
       setFormError(hasFieldErrors && other.length === 0 ? 'Please correct the highlighted fields' : [errorMessage(err), ...other].join(' '));
     }
   }
 
-  const fieldProps = (field: ProfileField) => ({
-    id: id(field),
-    name: field,
-    value: values[field],
-    'aria-invalid': errors[field] ? true : undefined,
-    'aria-describedby': errors[field] ? errorId(field) : undefined,
-  });
-
-  const fieldError = (field: ProfileField): ReactNode =>
-    errors[field] ? (
-      <p id={errorId(field)} className="field__hint field__hint--error">
-        {errors[field]}
-      </p>
-    ) : null;
-
   return (
     <form className="profile-form" onSubmit={handleSubmit} noValidate aria-label="Edit profile">
       {formError && <Alert tone="error">{formError}</Alert>}
-
-      <div className="field">
-        <label htmlFor={id('name')} className="field__label">
-          Full name
-        </label>
-        <input
-          ref={nameRef}
-          className="input"
-          type="text"
-          autoComplete="name"
-          maxLength={PROFILE_LIMITS.name}
-          required
-          {...fieldProps('name')}
-          onChange={(e) => set('name')(e.target.value)}
-        />
-        {fieldError('name')}
-      </div>
-
-      <div className="field">
-        <label htmlFor={id('avatar')} className="field__label">
-          Avatar URL <span className="field__optional">(optional)</span>
-        </label>
-        <input
-          className="input"
-          type="url"
-          inputMode="url"
-          placeholder="https://"
-          maxLength={PROFILE_LIMITS.avatar}
-          {...fieldProps('avatar')}
-          onChange={(e) => set('avatar')(e.target.value)}
-        />
-        {fieldError('avatar')}
-      </div>
-
-      <div className="field">
-        <label htmlFor={id('phone')} className="field__label">
-          Phone <span className="field__optional">(optional)</span>
-        </label>
-        <input
-          className="input"
-          type="tel"
-          autoComplete="tel"
-          maxLength={PROFILE_LIMITS.phone}
-          {...fieldProps('phone')}
-          onChange={(e) => set('phone')(e.target.value)}
-        />
-        {fieldError('phone')}
-      </div>
-
-      <div className="field">
-        <label htmlFor={id('location')} className="field__label">
-          Location <span className="field__optional">(optional)</span>
-        </label>
-        <input
-          className="input"
-          type="text"
-          autoComplete="address-level2"
-          maxLength={PROFILE_LIMITS.location}
-          {...fieldProps('location')}
-          onChange={(e) => set('location')(e.target.value)}
-        />
-        {fieldError('location')}
-      </div>
-
-      <div className="field">
-        <div className="field__label-row">
-          <label htmlFor={id('bio')} className="field__label">
-            Bio <span className="field__optional">(optional)</span>
-          </label>
-          <span className="field__counter" aria-hidden="true">
-            {[...values.bio].length}/{PROFILE_LIMITS.bio}
-          </span>
-        </div>
-        <textarea
-          className="input input--textarea"
-          rows={4}
-          maxLength={PROFILE_LIMITS.bio}
-          {...fieldProps('bio')}
-          onChange={(e) => set('bio')(e.target.value)}
-        />
-        {fieldError('bio')}
-      </div>
+      <TextField {...form.field('name')} name="name" label="Full name" autoComplete="name" maxLength={PROFILE_LIMITS.name} required />
+      <TextField
+        {...form.field('avatar')}
+        name="avatar"
+        label="Avatar URL"
+        optional
+        type="url"
+        inputMode="url"
+        placeholder="https://"
+        maxLength={PROFILE_LIMITS.avatar}
+      />
+      <TextField {...form.field('phone')} name="phone" label="Phone" optional type="tel" autoComplete="tel" maxLength={PROFILE_LIMITS.phone} />
+      <TextField
+        {...form.field('location')}
+        name="location"
+        label="Location"
+        optional
+        autoComplete="address-level2"
+        maxLength={PROFILE_LIMITS.location}
+      />
+      <TextAreaField
+        {...form.field('bio')}
+        name="bio"
+        label="Bio"
+        optional
+        aside={<CharCounter count={[...form.values.bio].length} max={PROFILE_LIMITS.bio} />}
+        rows={4}
+        maxLength={PROFILE_LIMITS.bio}
+      />
 
       <div className="profile-form__actions">
         <button type="submit" className="btn btn--primary" disabled={saving}>

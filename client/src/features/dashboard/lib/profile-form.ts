@@ -1,3 +1,5 @@
+import { detailsByField } from '../../../lib/field-errors.ts';
+
 /**
  * The Edit Profile form: its values, client-side checks mirroring the server's rules (so most
  * mistakes are caught with a friendly message before a round trip), the minimal PUT body, and
@@ -87,21 +89,7 @@ export function profileChanges(values: ProfileFormValues, user: EditableUser): P
  * (fields the form does not have). Anything that is not such a list gives nothing.
  */
 export function errorsFromDetails(details: unknown): { fields: ProfileErrors; other: string[] } {
-  const fields: ProfileErrors = {};
-  const other: string[] = [];
-  if (!Array.isArray(details)) return { fields, other };
-  for (const item of details) {
-    if (typeof item !== 'object' || item === null) continue;
-    const { field, message } = item as { field?: unknown; message?: unknown };
-    if (typeof message !== 'string' || !message) continue;
-    const key = typeof field === 'string' ? field.split('.')[0] : undefined;
-    if (key && (PROFILE_FIELDS as readonly string[]).includes(key)) {
-      fields[key as ProfileField] ??= message;
-    } else {
-      other.push(message);
-    }
-  }
-  return { fields, other };
+  return detailsByField(details, PROFILE_FIELDS);
 }
 
 /** "2025-03-14T09:00:00.000Z" → "March 2025"; null for an unreadable date. */

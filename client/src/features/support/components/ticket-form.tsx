@@ -1,7 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { CharCounter, SelectField, TextAreaField, TextField } from '../../../components/ui/form-field.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
+import { useFormState } from '../../../lib/use-form-state.ts';
 import { submitTicket, type SupportTicket } from '../api/support.ts';
 import {
   EMAIL_MAX,
@@ -13,7 +15,6 @@ import {
   ticketBody,
   ticketErrorsFromDetails,
   validateTicket,
-  type TicketErrors,
   type TicketField,
   type TicketFormValues,
 } from '../lib/ticket.ts';
@@ -23,40 +24,25 @@ const ORDER: readonly TicketField[] = ['email', 'subject', 'category', 'priority
 
 /** Submit a Ticket: sent to the server; success shows the ticket number it gives. */
 export function TicketForm() {
-  const idBase = useId();
-  const id = (field: TicketField) => `${idBase}-${field}`;
-  const errorId = (field: TicketField) => `${idBase}-${field}-error`;
   const user = useSessionStore((s) => (s.isAuthenticated ? s.user : null));
   const needsEmail = user === null;
-  const [values, setValues] = useState<TicketFormValues>(EMPTY_TICKET);
-  const [errors, setErrors] = useState<TicketErrors>({});
+  const form = useFormState<TicketFormValues>(EMPTY_TICKET);
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [ticket, setTicket] = useState<SupportTicket | null>(null);
 
-  const set = (field: TicketField) => (value: string) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
-  };
-
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitting) return;
-    const found = validateTicket(values, needsEmail);
-    setErrors(found);
     setFormError(null);
-    const first = ORDER.find((f) => found[f]);
-    if (first) {
-      document.getElementById(id(first))?.focus();
-      return;
-    }
+    if (!form.checked(validateTicket(form.values, needsEmail), ORDER)) return;
     setSubmitting(true);
     try {
-      setTicket(await submitTicket(ticketBody(values, needsEmail)));
-      setValues(EMPTY_TICKET);
+      setTicket(await submitTicket(ticketBody(form.values, needsEmail)));
+      form.setValues(EMPTY_TICKET);
     } catch (err) {
       const { fields, other } = err instanceof ApiError ? ticketErrorsFromDetails(err.details) : { fields: {}, other: [] };
-      setErrors(fields);
+      form.setErrors(fields);
       setFormError([errorMessage(err), ...other].join(' '));
     } finally {
       setSubmitting(false);
@@ -82,17 +68,6 @@ export function TicketForm() {
     );
   }
 
-  const errorText = (field: TicketField) =>
-    errors[field] ? (
-      <p id={errorId(field)} className="field__hint field__hint--error">
-        {errors[field]}
-      </p>
-    ) : null;
-  const invalid = (field: TicketField) => ({
-    'aria-invalid': errors[field] ? true : undefined,
-    'aria-describedby': errors[field] ? errorId(field) : undefined,
-  });
-
   return (
     <form className="ticket-form" onSubmit={handleSubmit} noValidate aria-label="Submit a ticket">
       <p className="muted ticket-form__intro">
@@ -107,106 +82,33 @@ export function TicketForm() {
       {formError && <Alert tone="error">{formError}</Alert>}
 
       {needsEmail && (
-        <div className="field">
-          <label htmlFor={id('email')} className="field__label">
-            Email
-          </label>
-          <input
-            id={id('email')}
-            className="input"
-            type="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            maxLength={EMAIL_MAX}
-            value={values.email}
-            required
-            {...invalid('email')}
-            onChange={(e) => set('email')(e.target.value)}
-          />
-          {errorText('email')}
-        </div>
+        <TextField
+          {...form.field('email')}
+          label="Email"
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={EMAIL_MAX}
+          required
+        />
       )}
 
-      <div className="field">
-        <label htmlFor={id('subject')} className="field__label">
-          Subject
-        </label>
-        <input
-          id={id('subject')}
-          className="input"
-          type="text"
-          maxLength={SUBJECT_MAX}
-          value={values.subject}
-          required
-          {...invalid('subject')}
-          onChange={(e) => set('subject')(e.target.value)}
-        />
-        {errorText('subject')}
-      </div>
+      <TextField {...form.field('subject')} label="Subject" maxLength={SUBJECT_MAX} required />
 
       <div className="ticket-form__row">
-        <div className="field">
-          <label htmlFor={id('category')} className="field__label">
-            Category
-          </label>
-          <select
-            id={id('category')}
-            className="input select"
-            value={values.category}
-            {...invalid('category')}
-            onChange={(e) => set('category')(e.target.value)}
-          >
-            {TICKET_CATEGORIES.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-          {errorText('category')}
-        </div>
-        <div className="field">
-          <label htmlFor={id('priority')} className="field__label">
-            Priority
-          </label>
-          <select
-            id={id('priority')}
-            className="input select"
-            value={values.priority}
-            {...invalid('priority')}
-            onChange={(e) => set('priority')(e.target.value)}
-          >
-            {TICKET_PRIORITIES.map((p) => (
-              <option key={p.value} value={p.value}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-          {errorText('priority')}
-        </div>
+        <SelectField {...form.field('category')} label="Category" options={TICKET_CATEGORIES} />
+        <SelectField {...form.field('priority')} label="Priority" options={TICKET_PRIORITIES} />
       </div>
 
-      <div className="field">
-        <div className="field__label-row">
-          <label htmlFor={id('message')} className="field__label">
-            Message
-          </label>
-          <span className="field__counter" aria-hidden="true">
-            {[...values.message].length}/{MESSAGE_MAX}
-          </span>
-        </div>
-        <textarea
-          id={id('message')}
-          className="input input--textarea"
-          rows={6}
-          maxLength={MESSAGE_MAX}
-          value={values.message}
-          required
-          {...invalid('message')}
-          onChange={(e) => set('message')(e.target.value)}
-        />
-        {errorText('message')}
-      </div>
+      <TextAreaField
+        {...form.field('message')}
+        label="Message"
+        aside={<CharCounter count={[...form.values.message].length} max={MESSAGE_MAX} />}
+        rows={6}
+        maxLength={MESSAGE_MAX}
+        required
+      />
 
       <button type="submit" className="btn btn--primary btn--lg ticket-form__submit" disabled={submitting}>
         {submitting ? 'Submitting...' : 'Submit Ticket'}

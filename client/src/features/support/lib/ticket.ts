@@ -1,3 +1,5 @@
+import { detailsByField } from '../../../lib/field-errors.ts';
+
 /** The Submit a Ticket form (spec §3, §5): fields, options, checks and the request body. */
 
 export const TICKET_CATEGORIES = [
@@ -79,15 +81,5 @@ const FIELDS: readonly TicketField[] = ['subject', 'category', 'priority', 'mess
 
 /** Maps a 400's `details` (`[{field, message}]`) onto the form; the rest is returned as text. */
 export function ticketErrorsFromDetails(details: unknown): { fields: TicketErrors; other: string[] } {
-  const fields: TicketErrors = {};
-  const other: string[] = [];
-  if (!Array.isArray(details)) return { fields, other };
-  for (const item of details) {
-    const { field, message } = (item ?? {}) as { field?: unknown; message?: unknown };
-    if (typeof message !== 'string' || !message) continue;
-    const key = typeof field === 'string' ? field.replace(/^\//, '').split(/[./]/)[0] : '';
-    if (key && (FIELDS as readonly string[]).includes(key)) fields[key as TicketField] ??= message;
-    else other.push(message);
-  }
-  return { fields, other };
+  return detailsByField(details, FIELDS);
 }

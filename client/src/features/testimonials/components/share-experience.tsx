@@ -1,7 +1,10 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { CharCounter, TextAreaField, TextField } from '../../../components/ui/form-field.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import { detailsByField } from '../../../lib/field-errors.ts';
+import { useFormState } from '../../../lib/use-form-state.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { postTestimonial, type Testimonial } from '../api/testimonials.ts';
 import {
@@ -10,7 +13,6 @@ import {
   DETAIL_MAX,
   testimonialBody,
   validateTestimonial,
-  type TestimonialErrors,
   type TestimonialField,
   type TestimonialFormValues,
 } from '../lib/testimonials.ts';
@@ -18,18 +20,6 @@ import { RatingPicker } from './rating-picker.tsx';
 
 const EMPTY: TestimonialFormValues = { rating: 0, comment: '', carPurchased: '', location: '' };
 const FIELDS: readonly TestimonialField[] = ['rating', 'comment', 'carPurchased', 'location'];
-
-/** Maps a 400's `details` (`[{field, message}]`) onto the form's fields. */
-function fieldErrors(details: unknown): TestimonialErrors {
-  const errors: TestimonialErrors = {};
-  if (!Array.isArray(details)) return errors;
-  for (const item of details) {
-    const { field, message } = (item ?? {}) as { field?: unknown; message?: unknown };
-    const key = typeof field === 'string' ? field.split('.')[0] : '';
-    if (typeof message === 'string' && FIELDS.includes(key as TestimonialField)) errors[key as TestimonialField] ??= message;
-  }
-  return errors;
-}
 
 /** "Share your experience": a form for signed-in, verified users; a way there for everyone else. */
 export function ShareExperience({ onShared }: { onShared: (testimonial: Testimonial) => void }) {
@@ -88,56 +78,41 @@ export function ShareExperience({ onShared }: { onShared: (testimonial: Testimon
 }
 
 function ShareForm({ onShared }: { onShared: (testimonial: Testimonial) => void }) {
-  const idBase = useId();
-  const id = (field: TestimonialField) => `${idBase}-${field}`;
-  const errorId = (field: TestimonialField) => `${idBase}-${field}-error`;
-  const [values, setValues] = useState<TestimonialFormValues>(EMPTY);
-  const [errors, setErrors] = useState<TestimonialErrors>({});
+  const form = useFormState<TestimonialFormValues>(EMPTY);
   const [formError, setFormError] = useState<string | null>(null);
   const [shared, setShared] = useState<Testimonial | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
 
-  const set = <K extends TestimonialField>(field: K, value: TestimonialFormValues[K]) => {
-    setValues((v) => ({ ...v, [field]: value }));
-    setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
-  };
-
+  /** The rating has no single control of its own id: its first star takes focus. */
   function focusField(field: TestimonialField) {
     const target =
       field === 'rating'
         ? formRef.current?.querySelector<HTMLInputElement>('input[type="radio"]')
-        : document.getElementById(id(field));
+        : document.getElementById(form.idOf(field));
     target?.focus();
   }
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitting) return;
-    const found = validateTestimonial(values);
-    setErrors(found);
     setFormError(null);
-    const first = FIELDS.find((f) => found[f]);
-    if (first) {
-      focusField(first);
-      return;
-    }
+    if (!form.checked(validateTestimonial(form.values), FIELDS, focusField)) return;
     setSubmitting(true);
     try {
-      const created = await postTestimonial(testimonialBody(values));
-      setValues(EMPTY);
+      const created = await postTestimonial(testimonialBody(form.values));
+      form.setValues(EMPTY);
       setShared(created);
       onShared(created);
     } catch (err) {
-      const fromServer = err instanceof ApiError ? fieldErrors(err.details) : {};
-      setErrors(fromServer);
+      form.setErrors(err instanceof ApiError ? detailsByField(err.details, FIELDS).fields : {});
       setFormError(errorMessage(err));
     } finally {
       setSubmitting(false);
     }
   }
 
-  const commentLength = [...values.comment.trim()].length;
+  const commentLength = [...form.values.comment.trim()].length;
 
   return (
     <form ref={formRef} className="share__form" onSubmit={handleSubmit} noValidate aria-label="Share your experience">
@@ -154,89 +129,31 @@ function ShareForm({ onShared }: { onShared: (testimonial: Testimonial) => void 
       {formError && <Alert tone="error">{formError}</Alert>}
 
       <RatingPicker
-        value={values.rating}
-        onChange={(rating) => set('rating', rating)}
-        error={errors.rating}
-        errorId={errorId('rating')}
+        value={form.values.rating}
+        onChange={(rating) => form.set('rating', rating)}
+        error={form.errors.rating}
+        errorId={`${form.idOf('rating')}-error`}
       />
 
-      <div className="field">
-        <div className="field__label-row">
-          <label htmlFor={id('comment')} className="field__label">
-            Your experience
-          </label>
-          <span
-            className={commentLength > COMMENT_MAX ? 'field__counter field__counter--over' : 'field__counter'}
-            aria-hidden="true"
-            data-testid="comment-counter"
-          >
-            {commentLength}/{COMMENT_MAX}
-          </span>
-        </div>
-        <textarea
-          id={id('comment')}
-          className="input input--textarea"
-          rows={5}
-          value={values.comment}
-          maxLength={COMMENT_MAX + 200}
-          aria-invalid={errors.comment ? true : undefined}
-          aria-describedby={`${id('comment')}-help${errors.comment ? ` ${errorId('comment')}` : ''}`}
-          onChange={(e) => set('comment', e.target.value)}
-        />
-        <p id={`${id('comment')}-help`} className="field__hint muted">
-          {`Between ${COMMENT_MIN} and ${COMMENT_MAX.toLocaleString('en-US')} characters.`}
-        </p>
-        {errors.comment && (
-          <p id={errorId('comment')} className="field__hint field__hint--error">
-            {errors.comment}
-          </p>
-        )}
-      </div>
+      <TextAreaField
+        {...form.field('comment')}
+        label="Your experience"
+        aside={<CharCounter count={commentLength} max={COMMENT_MAX} over={commentLength > COMMENT_MAX} testId="comment-counter" />}
+        hint={`Between ${COMMENT_MIN} and ${COMMENT_MAX.toLocaleString('en-US')} characters.`}
+        rows={5}
+        maxLength={COMMENT_MAX + 200}
+      />
 
       <div className="share__row">
-        <div className="field">
-          <label htmlFor={id('carPurchased')} className="field__label">
-            Car purchased <span className="field__optional">(optional)</span>
-          </label>
-          <input
-            id={id('carPurchased')}
-            className="input"
-            type="text"
-            placeholder="e.g. 2022 Porsche 911 GT3"
-            maxLength={DETAIL_MAX}
-            value={values.carPurchased}
-            aria-invalid={errors.carPurchased ? true : undefined}
-            aria-describedby={errors.carPurchased ? errorId('carPurchased') : undefined}
-            onChange={(e) => set('carPurchased', e.target.value)}
-          />
-          {errors.carPurchased && (
-            <p id={errorId('carPurchased')} className="field__hint field__hint--error">
-              {errors.carPurchased}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor={id('location')} className="field__label">
-            Location <span className="field__optional">(optional)</span>
-          </label>
-          <input
-            id={id('location')}
-            className="input"
-            type="text"
-            placeholder="e.g. Austin, TX"
-            autoComplete="address-level2"
-            maxLength={DETAIL_MAX}
-            value={values.location}
-            aria-invalid={errors.location ? true : undefined}
-            aria-describedby={errors.location ? errorId('location') : undefined}
-            onChange={(e) => set('location', e.target.value)}
-          />
-          {errors.location && (
-            <p id={errorId('location')} className="field__hint field__hint--error">
-              {errors.location}
-            </p>
-          )}
-        </div>
+        <TextField {...form.field('carPurchased')} label="Car purchased" optional placeholder="e.g. 2022 Porsche 911 GT3" maxLength={DETAIL_MAX} />
+        <TextField
+          {...form.field('location')}
+          label="Location"
+          optional
+          placeholder="e.g. Austin, TX"
+          autoComplete="address-level2"
+          maxLength={DETAIL_MAX}
+        />
       </div>
 
       <button type="submit" className="btn btn--primary btn--lg" disabled={submitting}>
