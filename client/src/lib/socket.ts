@@ -1,4 +1,5 @@
 import type { io as createIo, Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents } from '@common/socket-events.ts';
 import { API_BASE_URL, ensureFreshAccessToken, refreshAccessToken } from './api-client.ts';
 import { useConnectionStore, type ConnectionStatus } from './connection-store.ts';
 import { refreshJournal } from './refresh-journal.ts';
@@ -37,7 +38,7 @@ let requested = false;
 /** A retry of a failed library fetch, waiting; going online runs it at once. */
 let loadRetry: ReturnType<typeof setTimeout> | null = null;
 /** Listeners registered before the socket existed, attached to it on creation. */
-const pendingListeners: [event: string, listener: SocketListener][] = [];
+const pendingListeners: [event: keyof ServerToClientEvents, listener: SocketListener][] = [];
 const connectHandlers = new Set<(info: ConnectInfo) => void>();
 const revokedHandlers = new Set<() => void>();
 
@@ -177,7 +178,8 @@ type SocketListener = Parameters<Socket['onAny']>[0];
 
 /** What features use of the shared socket: listening, whether or not it exists yet. */
 export interface LiveSocket {
-  on(event: string, listener: SocketListener): void;
+  /** One of the contract's server events (common/socket-events.ts). */
+  on(event: keyof ServerToClientEvents, listener: SocketListener): void;
 }
 
 const liveSocket: LiveSocket = {
@@ -237,7 +239,7 @@ export function onSessionRevoked(handler: () => void): () => void {
 }
 
 /** Emits a client event and waits for its acknowledgement; never throws. */
-export async function emitWithAck<T>(event: string, payload: unknown, timeoutMs = ACK_TIMEOUT_MS): Promise<AckResult<T>> {
+export async function emitWithAck<T>(event: keyof ClientToServerEvents, payload: unknown, timeoutMs = ACK_TIMEOUT_MS): Promise<AckResult<T>> {
   getSocket();
   const s = socket;
   if (!s?.connected) return { ok: false, error: 'Not connected', code: 'OFFLINE' };
@@ -249,7 +251,7 @@ export async function emitWithAck<T>(event: string, payload: unknown, timeoutMs 
 }
 
 /** Emits a client event only when connected (the next connect re-sends what matters). */
-export function emitIfConnected(event: string, payload: unknown): boolean {
+export function emitIfConnected(event: keyof ClientToServerEvents, payload: unknown): boolean {
   if (!socket?.connected) return false;
   socket.emit(event, payload);
   return true;

@@ -2,9 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import type { Bid } from '../services/bids.ts';
-import type { ChatMessage } from '../services/chat.ts';
-import type { Notification } from '../services/notifications.ts';
+import type { Ack, ClientToServerEvents, ServerToClientEvents } from '@common/socket-events.ts';
 import type { ActiveSession } from '../services/auth.ts';
 import { findCarOwner } from '../services/chat.ts';
 import { resilientStreamsAdapter } from './cluster-adapter.ts';
@@ -16,33 +14,9 @@ import { EventThrottle } from './throttle.ts';
 import { parseCarPayload, parseWatchPayload } from './validation.ts';
 import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
 import { SWEEP_INTERVAL_MS, slowConsumerGuard, type EngineConnection } from './slow-consumers.ts';
-import type { CarStatus, OrderWithEvents } from '@common/api-types.ts';
-import type { AuctionResult } from '../services/auctions.ts';
 
 
-export type Ack<T> = (response: { ok: true; data: T } | { ok: false; error: string; code: string }) => void;
-
-/** Pushed payloads carry the server's send time (epoch ms) for latency measurement. */
-type Stamped<T> = T & { emittedAt: number };
-
-export interface ServerToClientEvents {
-  'chat:message': (message: Stamped<ChatMessage>) => void;
-  'bid:placed': (event: Stamped<{ carId: number; bid: Bid; currentBids: number; highestBid: number; endsAt: string | null; reserveMet: boolean | null }>) => void;
-  'car:viewers': (event: Stamped<{ carId: number; count: number }>) => void;
-  'car:summary': (event: Stamped<{ carId: number; currentBids?: number; highestBid?: number | null; endsAt?: string | null; reserveMet?: boolean | null; viewers?: number }>) => void;
-  'notification:new': (notification: Stamped<Notification>) => void;
-  'notification:unread': (event: Stamped<{ unreadCount: number }>) => void;
-  'session:revoked': (event: Record<string, never>) => void;
-  'order:updated': (event: Stamped<{ order: OrderWithEvents }>) => void;
-  'car:status': (event: Stamped<{ carId: number; status: CarStatus }>) => void;
-  'auction:ended': (event: Stamped<AuctionResult>) => void;
-}
-
-export interface ClientToServerEvents {
-  'car:join': (payload: unknown, ack?: Ack<{ carId: number; viewers: number }>) => void;
-  'car:leave': (payload: unknown, ack?: Ack<{ carId: number; viewers: number }>) => void;
-  'cars:watch': (payload: unknown, ack?: Ack<{ carIds: number[] }>) => void;
-}
+export type { Ack, ClientToServerEvents, ServerToClientEvents } from '@common/socket-events.ts';
 
 /** Relayed between processes so every process can feed its plain-WebSocket subscribers. */
 export interface InterServerEvents {
