@@ -24,7 +24,5 @@ export const getCarBids = (carId: number, signal?: AbortSignal) =>
 export const acceptBid = (carId: number, bidId: number, idempotencyKey: string) =>
   api.post<OrderWithEvents>(`/api/cars/${carId}/accept-bid`, { bidId }, { headers: { 'Idempotency-Key': idempotencyKey } });
 
-export const withdrawListing = (carId: number) => api.delete<CarDetail>(`/api/cars/${carId}`);
-
 /** The car as its seller sees it: for an auction, its outcome and until when a bid may still be accepted. */
 export const getListingDetail = (carId: number, signal?: AbortSignal) => api.get<CarDetail>(`/api/cars/${carId}`, { signal });

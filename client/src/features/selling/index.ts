@@ -1,0 +1,2 @@
+/** What other features use of selling. */
+export { WithdrawListingDialog } from './components/withdraw-listing-dialog.tsx';
