@@ -216,7 +216,7 @@ function RecentBids({ bids, leadLabel }: { bids: Bid[]; leadLabel: string }) {
           <li key={bid.id} className={i === 0 ? 'recent-bids__item is-leading' : 'recent-bids__item'}>
             <span className="recent-bids__who">
               {bid.userName}
-              {i === 0 && <span className="recent-bids__lead">{leadLabel}</span>}
+              {i === 0 && <span className="tag recent-bids__lead">{leadLabel}</span>}
             </span>
             <span className="recent-bids__amount">{formatUsd(bid.amount)}</span>
             <time className="recent-bids__time" dateTime={bid.timestamp}>

@@ -129,7 +129,7 @@ function Dashboard({ user }: { user: SessionUser }) {
           </div>
 
           <div className="dash-grid__main">
-            <ul className="stat-grid" aria-label="Your activity at a glance" aria-busy={summary.status === 'loading'}>
+            <ul className="stat-grid dash-stats" aria-label="Your activity at a glance" aria-busy={summary.status === 'loading'}>
               {STAT_TILES.map(({ key, label, hint, Icon }) => {
                 const value =
                   key === 'watchlist' && watchedCount !== null
@@ -142,8 +142,8 @@ function Dashboard({ user }: { user: SessionUser }) {
                     <span className="icon-disc stat-tile__icon">
                       <Icon size={20} />
                     </span>
-                    <p className="stat-tile__label">{label}</p>
-                    <p className="stat-tile__value" data-testid="stat-value">
+                    <p className="stat-label stat-tile__label">{label}</p>
+                    <p className="stat-value stat-tile__value" data-testid="stat-value">
                       {value !== null ? (
                         value.toLocaleString('en-US')
                       ) : summary.status === 'error' ? (

@@ -232,7 +232,7 @@ function BuyForm({
               <label htmlFor={inputId} className="plan-option__label">
                 <span className="plan-option__name">
                   {plan.name}
-                  {plan.popular && <span className="plan-option__tag">Most Popular</span>}
+                  {plan.popular && <span className="tag plan-option__tag">Most Popular</span>}
                 </span>
                 <span className="plan-option__fee">{formatUsd(plan.price)}</span>
                 <span className="plan-option__detail">

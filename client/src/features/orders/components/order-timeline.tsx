@@ -34,7 +34,7 @@ export function OrderTimeline({ order, role }: { order: OrderWithEvents; role: O
               <div className="order-step__body">
                 <p className="order-step__title">
                   {orderStatusLabel(step.status)}
-                  {step.state === 'current' && <span className="order-step__now">Now</span>}
+                  {step.state === 'current' && <span className="tag order-step__now">Now</span>}
                   {step.state === 'upcoming' && <span className="sr-only"> (not yet)</span>}
                 </p>
                 <p className="order-step__text">{STEP_DESCRIPTIONS[step.status]}</p>

@@ -67,7 +67,7 @@ export function TestimonialsScreen() {
       </PageHero>
 
       <div className="container page-overlap">
-        <ul className="stat-strip" aria-label="Testimonial statistics" aria-busy={!stats}>
+        <ul className="stat-grid stat-strip" aria-label="Testimonial statistics" aria-busy={!stats}>
           <StatTile icon={<UserIcon size={20} />} label="Reviews" value={stats ? stats.count.toLocaleString('en-US') : null} />
           <StatTile
             icon={<StarIcon size={20} />}
@@ -145,13 +145,13 @@ function StatTile({ icon, label, value }: { icon: ReactNode; label: string; valu
   return (
     <li className="card stat-strip__tile" data-testid="testimonial-stat">
       <span className="icon-disc stat-strip__icon">{icon}</span>
-      <span className="stat-strip__value">{value ?? (
+      <span className="stat-value stat-strip__value">{value ?? (
           <>
             <span className="skeleton" aria-hidden="true" />
             <span className="sr-only">Loading</span>
           </>
         )}</span>
-      <span className="stat-strip__label">{label}</span>
+      <span className="stat-label stat-strip__label">{label}</span>
     </li>
   );
 }
