@@ -59,3 +59,8 @@ export function isEscrowPlanId(value: string): value is EscrowPlanId {
 export function smallestPlanFor(amount: number): EscrowPlanId | null {
   return ESCROW_PLAN_IDS.find((id) => amount <= ESCROW_PLANS[id].maxValue) ?? null;
 }
+
+/** What the buyer pays into escrow for an order: the price and the plan's fee. */
+export function amountCharged(order: { amount: number; escrowFee: number }): number {
+  return order.amount + order.escrowFee;
+}

@@ -7,6 +7,7 @@ import type { JobRunner } from '../../jobs/job-runner.ts';
 import type { OrderChanges } from './announcements.ts';
 import type { OrderRecord } from './order-views.ts';
 import { PaymentDeclined, type PaymentProvider } from './payment-provider.ts';
+import { amountCharged } from '@common/escrow-plans.ts';
 
 declare module '../../jobs/job-runner.ts' {
   interface JobPayloads {
@@ -35,7 +36,7 @@ export class OrderMoney {
 
   /** Charges the buyer the price plus the escrow fee and records the charge, in the pay move's transaction. */
   async charge(tx: Transaction, order: OrderRow, method: PaymentMethod): Promise<{ amount: number; reference: string }> {
-    const amount = order.amount + order.escrowFee;
+    const amount = amountCharged(order);
     let reference: string;
     try {
       // The provider's idempotency key makes a retry after a crash charge nothing twice.
@@ -50,7 +51,7 @@ export class OrderMoney {
 
   /** Writes the payout or refund as pending, with the job that moves it, in the move's transaction. */
   async startDisbursement(tx: Transaction, changes: OrderChanges, order: OrderRow, kind: 'payout' | 'refund'): Promise<void> {
-    const amount = kind === 'payout' ? order.amount : order.amount + order.escrowFee;
+    const amount = kind === 'payout' ? order.amount : amountCharged(order);
     await tx.insert(payments).values({ orderId: order.id, kind, amount, provider: this.deps.provider.name, status: 'pending' });
     await this.deps.jobs.enqueue(tx, 'payment.settle', { orderId: order.id });
     changes.settle = true;

@@ -1,5 +1,5 @@
 import { formatUsd } from '@common/pricing.ts';
-import { ESCROW_PLANS } from '@common/escrow-plans.ts';
+import { ESCROW_PLANS, amountCharged } from '@common/escrow-plans.ts';
 import type { OrderAction, OrderActor, OrderStatus } from '@common/order-lifecycle.ts';
 import type { OutgoingMail } from '../mailer.ts';
 import { orderEmail } from '../mail-templates.ts';
@@ -33,7 +33,7 @@ export const formatDeadline = (date: Date) => `${deadlineFormat.format(date)} UT
 export function orderMessages(news: OrderNews, record: OrderRecord, appUrl: string): OrderMessages {
   const { order, car, buyer, seller } = record;
   const title = `${car.year} ${car.make} ${car.model}`;
-  const total = formatUsd(order.amount + order.escrowFee);
+  const total = formatUsd(amountCharged(order));
   const price = formatUsd(order.amount);
   const ref = `Order #${order.id}`;
   const { toBuyer, toSeller } = compose(news, { title, total, price, ref, record });

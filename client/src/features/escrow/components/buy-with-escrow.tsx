@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { ESCROW_PLANS, type EscrowPlanId } from '@common/escrow-plans.ts';
+import { ESCROW_PLANS, type EscrowPlanId, amountCharged } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { CheckIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
@@ -104,7 +104,7 @@ function OrderPlaced({ order, onClose }: { order: Order; onClose: () => void }) 
       <Alert tone="success" title={`Order #${order.id} is placed`} testId="order-placed">
         <p>
           Status: <strong>{orderStatusLabel(order.status)}</strong>. Pay{' '}
-          <strong>{formatUsd(order.amount + order.escrowFee)}</strong> into escrow to reserve the car; the seller is
+          <strong>{formatUsd(amountCharged(order))}</strong> into escrow to reserve the car; the seller is
           paid only after you approve it.
         </p>
       </Alert>
@@ -123,7 +123,7 @@ function OrderPlaced({ order, onClose }: { order: Order; onClose: () => void }) 
         </div>
         <div className="money-summary__total">
           <dt>Total</dt>
-          <dd>{formatUsd(order.amount + order.escrowFee)}</dd>
+          <dd>{formatUsd(amountCharged(order))}</dd>
         </div>
       </dl>
       <div className="buy-escrow__actions">

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { ESCROW_PLANS } from '@common/escrow-plans.ts';
+import { ESCROW_PLANS, amountCharged } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { CharCounter, TextAreaField, TextField } from '../../../components/ui/form-field.tsx';
@@ -86,7 +86,7 @@ function Totals({ order }: { order: OrderWithEvents }) {
       </div>
       <div className="money-summary__total">
         <dt>Total</dt>
-        <dd>{formatUsd(order.amount + order.escrowFee)}</dd>
+        <dd>{formatUsd(amountCharged(order))}</dd>
       </div>
     </dl>
   );
@@ -107,7 +107,7 @@ export function PayForm({ order, runner, error, onDone }: ActionFormProps) {
     if (await runner.run('pay', { method })) onDone();
   }
 
-  const total = formatUsd(order.amount + order.escrowFee);
+  const total = formatUsd(amountCharged(order));
   return (
     <DialogForm onSubmit={submit} error={error} submitLabel={`Pay ${total}`} busyLabel="Paying..." busy={busy} cancelLabel="Not Now" onCancel={onDone}>
       <Totals order={order} />

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { ESCROW_PLANS } from '@common/escrow-plans.ts';
+import { ESCROW_PLANS, amountCharged } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { CarIcon } from '../../../components/ui/icons.tsx';
 import { formatDateTime } from '../../../lib/relative-time.ts';
@@ -45,7 +45,7 @@ export function OrderSummary({ order }: { order: OrderWithEvents }) {
           </div>
           <div className="money-summary__total">
             <dt>Total</dt>
-            <dd>{formatUsd(order.amount + order.escrowFee)}</dd>
+            <dd>{formatUsd(amountCharged(order))}</dd>
           </div>
         </dl>
         <dl className="order-facts">
