@@ -3,7 +3,7 @@ import './styles/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRouter } from './app/router.tsx';
-import { readCarEarly } from './features/car-room/api/early-car-read.ts';
+import { readCarEarly } from './features/car-room/index.ts';
 import { parseRouteId } from './lib/route-id.ts';
 import { matchPage } from '@common/paths.ts';
 

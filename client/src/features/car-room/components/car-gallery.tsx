@@ -2,7 +2,7 @@ import { useId, useState, type KeyboardEvent } from 'react';
 import type { CarPhoto } from '@common/api-types.ts';
 import { viewNameOf } from '../lib/format.ts';
 import { ChevronLeftIcon, ChevronRightIcon } from './room-icons.tsx';
-import '../../cars/components/car-card.css';
+import '../../cars/index.ts';
 
 /** Alt text for photo `index` of `count`: "2021 Ferrari SF90 Stradale, side view (2 of 4)". */
 export function imageAlt(title: string, url: string, index: number, count: number): string {

@@ -4,7 +4,7 @@ import { Countdown, formatAuctionEnd } from '../../../components/ui/countdown.ts
 import { EyeIcon, GaugeIcon, GavelIcon, MapPinIcon, ShieldCheckIcon, UserIcon } from '../../../components/ui/icons.tsx';
 import type { LocalPhoto } from '../hooks/use-photo-queue.ts';
 import { BODY_STYLES, type NewListing } from '../lib/listing-form.ts';
-import '../../cars/components/car-card.css';
+import '../../cars/index.ts';
 
 const integer = new Intl.NumberFormat('en-US');
 const MARKET_VALUE_PENDING = 'Market value: estimated from comparable cars once published';
