@@ -1,14 +1,14 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { AlertIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
+import { AlertIcon } from '../../../components/ui/icons.tsx';
 import { api, errorMessage } from '../../../lib/api-client.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { resetPassword } from '../api/auth-api.ts';
 import { newPasswordError } from '../lib/password-checklist.ts';
-import { AUTH_REDIRECT_DELAY_MS } from '../lib/redirect-target.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { AuthCard } from './auth-card.tsx';
+import { DoneThenLogin } from './done-then-login.tsx';
 import { PasswordWithConfirm } from './password-with-confirm.tsx';
 import './auth.css';
 
@@ -20,19 +20,12 @@ export function ResetPasswordScreen() {
   useDocumentTitle('Reset Password');
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
-  const navigate = useNavigate();
 
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-
-  useEffect(() => {
-    if (!done) return;
-    const timer = setTimeout(() => navigate('/login', { replace: true }), AUTH_REDIRECT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [done, navigate]);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -79,21 +72,11 @@ export function ResetPasswordScreen() {
 
   if (done) {
     return (
-      <AuthCard
+      <DoneThenLogin
         title="Password Reset!"
-        icon={<ShieldCheckIcon size={40} />}
         testId="reset-password-success"
         subtitle="Your password has been changed. For your security, all devices have been signed out and must log in again with the new password."
-      >
-        <p className="auth-note" role="status">
-          Redirecting you to sign in in 3 seconds...
-        </p>
-        <div className="auth-actions">
-          <Link to="/login" className="btn btn--primary btn--block" replace>
-            Go to Login
-          </Link>
-        </div>
-      </AuthCard>
+      />
     );
   }
 

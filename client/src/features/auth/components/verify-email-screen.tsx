@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { AlertIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
+import { Link, useSearchParams } from 'react-router-dom';
+import { AlertIcon } from '../../../components/ui/icons.tsx';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { verifyEmail, type VerifyEmailResult } from '../api/auth-api.ts';
 import { oncePerKey } from '../lib/once-per-key.ts';
-import { AUTH_REDIRECT_DELAY_MS } from '../lib/redirect-target.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { AuthCard } from './auth-card.tsx';
+import { DoneThenLogin } from './done-then-login.tsx';
 import './auth.css';
 
 const NO_VERIFICATION_TOKEN = 'No verification token provided';
@@ -28,7 +28,6 @@ export function VerifyEmailScreen() {
   useDocumentTitle('Verify Email');
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
-  const navigate = useNavigate();
   const [settled, setSettled] = useState<{ token: string; outcome: Outcome } | null>(null);
 
   useEffect(() => {
@@ -56,13 +55,6 @@ export function VerifyEmailScreen() {
       ? settled.outcome
       : null;
 
-  const succeeded = outcome?.status === 'success';
-  useEffect(() => {
-    if (!succeeded) return;
-    const timer = setTimeout(() => navigate('/login', { replace: true }), AUTH_REDIRECT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [succeeded, navigate]);
-
   if (!outcome) {
     return (
       <AuthCard title="Email Verification" testId="verify-email-screen">
@@ -73,21 +65,11 @@ export function VerifyEmailScreen() {
 
   if (outcome.status === 'success') {
     return (
-      <AuthCard
+      <DoneThenLogin
         title="Email Verified!"
-        icon={<ShieldCheckIcon size={40} />}
         testId="verify-email-success"
         subtitle="Your email address is confirmed. Verification unlocks live chat, bidding and escrow."
-      >
-        <p className="auth-note" role="status">
-          Redirecting you to sign in in 3 seconds...
-        </p>
-        <div className="auth-actions">
-          <Link to="/login" className="btn btn--primary btn--block" replace>
-            Go to Login
-          </Link>
-        </div>
-      </AuthCard>
+      />
     );
   }
 

@@ -5,6 +5,7 @@ import { formatUsd } from '@common/pricing.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { CheckIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
 import { ModalDialog } from '../../../components/ui/modal-dialog.tsx';
+import { MoneySummary } from '../../../components/ui/money-summary.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { orderStatusLabel } from '../../../lib/order-status.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
@@ -108,24 +109,16 @@ function OrderPlaced({ order, onClose }: { order: Order; onClose: () => void }) 
           paid only after you approve it.
         </p>
       </Alert>
-      <dl className="money-summary">
-        <div>
-          <dt>Protection plan</dt>
-          <dd>{ESCROW_PLANS[order.plan].name}</dd>
-        </div>
-        <div>
-          <dt>Vehicle price</dt>
-          <dd>{formatUsd(order.amount)}</dd>
-        </div>
-        <div>
-          <dt>Escrow fee</dt>
-          <dd>{formatUsd(order.escrowFee)}</dd>
-        </div>
-        <div className="money-summary__total">
-          <dt>Total</dt>
-          <dd>{formatUsd(amountCharged(order))}</dd>
-        </div>
-      </dl>
+      <MoneySummary
+        price={order.amount}
+        fee={order.escrowFee}
+        rows={
+          <div>
+            <dt>Protection plan</dt>
+            <dd>{ESCROW_PLANS[order.plan].name}</dd>
+          </div>
+        }
+      />
       <div className="buy-escrow__actions">
         <Link to={orderPath(order.id)} className="btn btn--primary btn--block">
           Go to your order
@@ -259,20 +252,7 @@ function BuyForm({
       )}
 
       {totals && choice && (
-        <dl className="money-summary" aria-live="polite">
-          <div>
-            <dt>Vehicle price</dt>
-            <dd>{formatUsd(totals.price)}</dd>
-          </div>
-          <div>
-            <dt>Escrow fee ({ESCROW_PLANS[choice].name})</dt>
-            <dd>{formatUsd(totals.fee)}</dd>
-          </div>
-          <div className="money-summary__total">
-            <dt>Total</dt>
-            <dd data-testid="order-total">{formatUsd(totals.total)}</dd>
-          </div>
-        </dl>
+        <MoneySummary price={totals.price} fee={totals.fee} feeLabel={`Escrow fee (${ESCROW_PLANS[choice].name})`} totalTestId="order-total" live />
       )}
 
       {error && (

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { ESCROW_PLANS, amountCharged } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { MoneySummary } from '../../../components/ui/money-summary.tsx';
 import { CharCounter, TextAreaField, TextField } from '../../../components/ui/form-field.tsx';
 import type { OrderWithEvents } from '../api/orders-api.ts';
 import {
@@ -73,25 +74,6 @@ function DialogForm({
   );
 }
 
-function Totals({ order }: { order: OrderWithEvents }) {
-  return (
-    <dl className="money-summary order-totals" data-testid="order-totals">
-      <div>
-        <dt>Vehicle price</dt>
-        <dd>{formatUsd(order.amount)}</dd>
-      </div>
-      <div>
-        <dt>Escrow fee ({ESCROW_PLANS[order.plan]?.name ?? order.plan})</dt>
-        <dd>{formatUsd(order.escrowFee)}</dd>
-      </div>
-      <div className="money-summary__total">
-        <dt>Total</dt>
-        <dd>{formatUsd(amountCharged(order))}</dd>
-      </div>
-    </dl>
-  );
-}
-
 const PAYMENT_METHODS = [
   { value: 'wire', label: 'Bank wire', hint: 'From your bank account to our escrow account.' },
   { value: 'card', label: 'Card', hint: 'Debit or credit card.' },
@@ -110,7 +92,13 @@ export function PayForm({ order, runner, error, onDone }: ActionFormProps) {
   const total = formatUsd(amountCharged(order));
   return (
     <DialogForm onSubmit={submit} error={error} submitLabel={`Pay ${total}`} busyLabel="Paying..." busy={busy} cancelLabel="Not Now" onCancel={onDone}>
-      <Totals order={order} />
+      <MoneySummary
+        price={order.amount}
+        fee={order.escrowFee}
+        feeLabel={`Escrow fee (${ESCROW_PLANS[order.plan]?.name ?? order.plan})`}
+        className="order-totals"
+        testId="order-totals"
+      />
       <fieldset className="order-choice">
         <legend className="field__label">Pay by</legend>
         {PAYMENT_METHODS.map((option) => (

@@ -1,8 +1,9 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { ESCROW_PLANS, amountCharged } from '@common/escrow-plans.ts';
+import { ESCROW_PLANS } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { CarIcon } from '../../../components/ui/icons.tsx';
+import { MoneySummary } from '../../../components/ui/money-summary.tsx';
 import { formatDateTime } from '../../../lib/relative-time.ts';
 import type { OrderWithEvents, PaymentLeg } from '../api/orders-api.ts';
 import { carPath } from '@common/paths.ts';
@@ -34,20 +35,7 @@ export function OrderSummary({ order }: { order: OrderWithEvents }) {
             {name}
           </Link>
         </h2>
-        <dl className="money-summary order-totals" data-testid="order-amounts">
-          <div>
-            <dt>Vehicle price</dt>
-            <dd>{formatUsd(order.amount)}</dd>
-          </div>
-          <div>
-            <dt>Escrow fee</dt>
-            <dd>{formatUsd(order.escrowFee)}</dd>
-          </div>
-          <div className="money-summary__total">
-            <dt>Total</dt>
-            <dd>{formatUsd(amountCharged(order))}</dd>
-          </div>
-        </dl>
+        <MoneySummary price={order.amount} fee={order.escrowFee} className="order-totals" testId="order-amounts" />
         <dl className="order-facts">
           <div>
             <dt>Protection plan</dt>
