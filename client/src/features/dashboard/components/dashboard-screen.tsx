@@ -1,5 +1,4 @@
 import { useEffect, useId, useState } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
 import {
   ActivityIcon,
   BellIcon,
@@ -8,6 +7,7 @@ import {
   LogoutIcon,
   MessageIcon,
 } from '../../../components/ui/icons.tsx';
+import { SignedIn } from '../../../components/signed-in.tsx';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { ResendVerificationButton, useLogout } from '../../auth/index.ts';
 import { toSessionUser, useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
@@ -32,15 +32,7 @@ const STAT_TILES = [
 /** `/dashboard`: signed-in users only; anyone else is sent to /login and brought back after. */
 export function DashboardScreen() {
   useDocumentTitle('Dashboard');
-  const location = useLocation();
-  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
-  const user = useSessionStore((s) => s.user);
-
-  if (!isAuthenticated || !user) {
-    const from = `${location.pathname}${location.search}${location.hash}`;
-    return <Navigate to="/login" replace state={{ from }} />;
-  }
-  return <Dashboard user={user} />;
+  return <SignedIn>{(user) => <Dashboard user={user} />}</SignedIn>;
 }
 
 function Dashboard({ user }: { user: SessionUser }) {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef } from 'react';
-import { Link, Navigate, useLocation, useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
+import { SignedIn } from '../../../components/signed-in.tsx';
 import { ConnectionBanner } from '../../../components/ui/connection-banner.tsx';
 import { Countdown } from '../../../components/ui/countdown.tsx';
 import { ArrowLeftIcon } from '../../../components/ui/icons.tsx';
@@ -7,7 +8,6 @@ import { NotFoundPage, ScreenError, ScreenLoading } from '../../../components/ui
 import { nextStepText, orderRole, roleLabel, type OrderRole } from '../../../lib/order-progress.ts';
 import { orderStatusLabel, orderStatusTone } from '../../../lib/order-status.ts';
 import { parseRouteId } from '../../../lib/route-id.ts';
-import { useSessionStore } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import type { OrderWithEvents } from '../api/orders-api.ts';
 import { orderDeadline, type OrderDeadline } from '../lib/deadline.ts';
@@ -19,19 +19,19 @@ import './orders.css';
 
 /** `/orders/:id`: one escrow order for its buyer or seller; anyone signed out goes to /login and back. */
 export function OrderScreen() {
-  const location = useLocation();
-  const { id } = useParams();
-  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
-  const userId = useSessionStore((s) => s.user?.id ?? null);
-
-  if (!isAuthenticated || userId === null) {
-    const from = `${location.pathname}${location.search}${location.hash}`;
-    return <Navigate to="/login" replace state={{ from }} />;
-  }
-  const orderId = parseRouteId(id);
-  if (orderId === null) return <OrderNotFound />;
-  // A new user (signed in elsewhere) starts from a fresh read.
-  return <LiveOrder key={`${userId}:${orderId}`} orderId={orderId} userId={userId} />;
+  const orderId = parseRouteId(useParams().id);
+  return (
+    <SignedIn>
+      {(user) =>
+        orderId === null ? (
+          <OrderNotFound />
+        ) : (
+          // A new user (signed in elsewhere) starts from a fresh read.
+          <LiveOrder key={`${user.id}:${orderId}`} orderId={orderId} userId={user.id} />
+        )
+      }
+    </SignedIn>
+  );
 }
 
 function useOrder(orderId: number): OrderEntry | undefined {

@@ -1,13 +1,14 @@
 import { useCallback, useId, useState } from 'react';
-import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { formatUsd } from '@common/pricing.ts';
+import { SignedIn } from '../../../components/signed-in.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { ArrowLeftIcon, EyeIcon, LockIcon } from '../../../components/ui/icons.tsx';
 import { NotFoundPage, ScreenError, ScreenLoading } from '../../../components/ui/load-state.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { canWithdraw, isListingLocked, listingLockedReason, listingStatusLabel, listingStatusTone } from '../../../lib/listing-status.ts';
 import { parseRouteId } from '../../../lib/route-id.ts';
-import { useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
+import type { SessionUser } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-user.ts';
 import { useResource } from '../../../lib/use-resource.ts';
@@ -22,17 +23,12 @@ import { carPath } from '@common/paths.ts';
 /** `/sell/:id/edit`: the seller's own listing; anyone else sees that there is no such listing. */
 export function EditListingScreen() {
   useRefreshUnverifiedUser();
-  const location = useLocation();
-  const { id } = useParams();
-  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
-  const user = useSessionStore((s) => s.user);
-  if (!isAuthenticated || !user) {
-    const from = `${location.pathname}${location.search}${location.hash}`;
-    return <Navigate to="/login" replace state={{ from }} />;
-  }
-  const carId = parseRouteId(id);
-  if (carId === null) return <ListingNotFound />;
-  return <EditListing key={`${carId}:${user.id}`} carId={carId} user={user} />;
+  const carId = parseRouteId(useParams().id);
+  return (
+    <SignedIn>
+      {(user) => (carId === null ? <ListingNotFound /> : <EditListing key={`${carId}:${user.id}`} carId={carId} user={user} />)}
+    </SignedIn>
+  );
 }
 
 function ListingNotFound() {

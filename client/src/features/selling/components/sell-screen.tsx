@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Navigate, useLocation } from 'react-router-dom';
+import { SignedIn } from '../../../components/signed-in.tsx';
 import { PageHero } from '../../../components/ui/page-hero.tsx';
-import { useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
+import type { SessionUser } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-user.ts';
 import { useListingForm } from '../hooks/use-listing-form.ts';
@@ -20,14 +20,7 @@ const IMMEDIATE_FIELDS: readonly ListingField[] = ['bodyStyle', 'condition', 'fe
 export function SellScreen() {
   useDocumentTitle('Sell Your Car');
   useRefreshUnverifiedUser();
-  const location = useLocation();
-  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
-  const user = useSessionStore((s) => s.user);
-  if (!isAuthenticated || !user) {
-    const from = `${location.pathname}${location.search}${location.hash}`;
-    return <Navigate to="/login" replace state={{ from }} />;
-  }
-  return <SellFlow user={user} />;
+  return <SignedIn>{(user) => <SellFlow user={user} />}</SignedIn>;
 }
 
 /**
