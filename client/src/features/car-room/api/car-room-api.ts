@@ -1,23 +1,12 @@
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
 import { api } from '../../../lib/api-client.ts';
-import { CAR_STATUSES, type Bid, type CarDetail, type CarStatus, type ChatMessage, type ChatMessageType, type Order, type OrderWithEvents, type PlacedBid } from '@common/api-types.ts';
+import { CAR_STATUSES, type AuctionResult, type Bid, type CarDetail, type CarStatus, type ChatMessage, type ChatMessageType, type Order, type OrderWithEvents, type PlacedBid } from '@common/api-types.ts';
 
-export type { Bid, CarDetail, CarStatus, ChatMessage, ChatMessageType, Order, OrderWithEvents, PlacedBid, Review } from '@common/api-types.ts';
+export type { AuctionResult, Bid, CarDetail, CarStatus, ChatMessage, ChatMessageType, Order, OrderWithEvents, PlacedBid, Review } from '@common/api-types.ts';
 
-/** `auction:ended`: how the server closed an auction. */
-export interface AuctionResult {
-  carId: number;
-  outcome: AuctionOutcome;
-  highestBid: number | null;
-  winnerId: number | null;
-  orderId: number | null;
-}
-
-/** Largest page `GET /api/chat/car/:id` serves. */
-export const CHAT_PAGE_MAX = 100;
+export { CHAT_MESSAGE_MAX_LENGTH, CHAT_PAGE_MAX } from '@common/schemas/commerce.ts';
 /** Messages shown when a room opens. */
 export const CHAT_INITIAL_LIMIT = 50;
-export const CHAT_MESSAGE_MAX_LENGTH = 1_000;
 
 export function getCarDetail(carId: number, signal?: AbortSignal): Promise<CarDetail> {
   return api.get<CarDetail>(`/api/cars/${carId}`, { signal });

@@ -1,17 +1,9 @@
 import { api } from '../../../lib/api-client.ts';
 
-export type NotificationType = 'bid' | 'message' | 'system';
-
+export type { NotificationType } from '@common/enums.ts';
 /** Contract §Notifications. */
-export interface AppNotification {
-  id: number;
-  type: NotificationType;
-  title: string;
-  message: string;
-  timestamp: string;
-  read: boolean;
-  carId: number | null;
-}
+export type { Notification as AppNotification } from '@common/api-types.ts';
+import type { Notification as AppNotification } from '@common/api-types.ts';
 
 export interface NotificationsSnapshot {
   notifications: AppNotification[];
