@@ -7,13 +7,11 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { collectConsoleErrors, launchBrowser, screenshot } from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { DESKTOP, PHONE, closeBrowserApp, collectConsoleErrors, newAppContext, screenshot, startBrowserApp } from '../helpers/browser.ts';
 import { TestMailbox, type ReceivedMail } from '../helpers/smtp.ts';
 import { createUser, TEST_PASSWORD } from '../helpers/users.ts';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 812 };
 const NEW_PASSWORD = 'N3w&Better-Pass';
 
 let browser: Browser;
@@ -42,8 +40,7 @@ const pathOf = (p: Page = page) => new URL(p.url()).pathname;
 const stored = (p: Page, key: string) => p.evaluate((k) => window.localStorage.getItem(k), key);
 
 async function openPage(viewport = DESKTOP): Promise<void> {
-  context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: 'en-US' });
-  context.setDefaultTimeout(10_000);
+  context = await newAppContext(browser, { viewport, timeout: 10_000 });
   page = await context.newPage();
   consoleErrors = collectConsoleErrors(page);
 }
@@ -55,16 +52,13 @@ async function signIn(email: string, password: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   mailbox = new TestMailbox();
   const smtpUrl = await mailbox.start();
-  t = await startTestApp({ SERVE_CLIENT: 'true', SMTP_URL: smtpUrl });
-  base = await t.listen();
+  ({ browser, t, base } = await startBrowserApp({ SMTP_URL: smtpUrl }));
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await t?.close();
+  await closeBrowserApp({ browser, t });
   await mailbox?.stop();
 });
 

@@ -12,21 +12,17 @@
  * client's formatting code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { collectConsoleErrors, enableAxe, launchBrowser, screenshot, seriousViolations } from '../helpers/browser.ts';
+import type { Browser, Page } from 'playwright-core';
+import type { TestApp } from '../helpers/app.ts';
+import { PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, screenshotFromTop as shot, seriousViolations, usd, type Tab, type Viewport } from '../helpers/browser.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 812 };
 /** Live updates and the job runner on a loaded 2-core machine need more than `expect.poll`'s 1 s. */
 const SETTLE = { timeout: 20_000 };
 /** Refused requests (a late bid) are logged by the browser; only these are expected. */
 const EXPECTED_CONFLICT = /Failed to load resource: the server responded with a status of 409/;
 /** The device that runs fast in one test: ten minutes ahead of the server. */
 const SKEW_MS = 10 * 60_000;
-
-const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
 
 let browser: Browser;
 let t: TestApp;
@@ -36,76 +32,9 @@ let ann: SignedInUser;
 let bob: SignedInUser;
 let cat: SignedInUser;
 
-interface Tab {
-  context: BrowserContext;
-  page: Page;
-  errors: string[];
-}
-const tabs: Tab[] = [];
-
-/** A browser context signed in as `user` (session put in localStorage before the app starts), or a visitor. */
-async function openTab(user: SignedInUser | null, options: { viewport?: { width: number; height: number }; skewMs?: number } = {}): Promise<Tab> {
-  const context = await browser.newContext({ viewport: options.viewport ?? DESKTOP, reducedMotion: 'reduce', locale: 'en-US' });
-  context.setDefaultTimeout(20_000);
-  await enableAxe(context);
-  if (options.skewMs) {
-    // This device's clock is wrong: every Date reads `skewMs` ahead of the real time.
-    await context.addInitScript((skew: number) => {
-      const RealDate = Date;
-      class SkewedDate extends RealDate {
-        constructor(...args: unknown[]) {
-          if (args.length === 0) super(RealDate.now() + skew);
-          else super(...(args as [string]));
-        }
-        static override now(): number {
-          return RealDate.now() + skew;
-        }
-      }
-      (window as unknown as { Date: DateConstructor }).Date = SkewedDate as unknown as DateConstructor;
-    }, options.skewMs);
-  }
-  if (user) {
-    const storedUser = {
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      email_verified: true,
-      avatar: null,
-      bio: null,
-      phone: null,
-      location: null,
-      created_at: new Date().toISOString(),
-    };
-    await context.addInitScript(
-      ({ accessToken, refreshToken, userJson }) => {
-        if (window.localStorage.getItem('luxemotors.refreshToken')) return;
-        window.localStorage.setItem('luxemotors.accessToken', accessToken);
-        window.localStorage.setItem('luxemotors.refreshToken', refreshToken);
-        window.localStorage.setItem('luxemotors.user', userJson);
-      },
-      { accessToken: user.accessToken, refreshToken: user.refreshToken, userJson: JSON.stringify(storedUser) },
-    );
-  }
-  const page = await context.newPage();
-  const tab: Tab = { context, page, errors: collectConsoleErrors(page) };
-  tabs.push(tab);
-  return tab;
-}
-
-function expectNoUnexpectedErrors(tab: Tab, allowed: RegExp | null = null): void {
-  const unexpected = tab.errors.filter((e) => !(allowed && allowed.test(e)));
-  expect(unexpected, 'console or page errors').toEqual([]);
-}
-
-async function shot(p: Page, name: string): Promise<void> {
-  await p.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(p, name);
-}
-
-async function expectNoHorizontalScroll(p: Page): Promise<void> {
-  const width = p.viewportSize()!.width;
-  expect(await p.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scroll').toBeLessThanOrEqual(width);
-}
+const tabs = new Tabs(() => browser, { timeout: 20_000, axe: true });
+/** A tab signed in as `user` (session put in localStorage before the app starts), or a visitor's. */
+const openTab = (user: SignedInUser | null, options: { viewport?: Viewport; skewMs?: number } = {}) => tabs.open(user, options);
 
 // ── The server's side of things ─────────────────────────────────────────────────────────────
 
@@ -183,25 +112,14 @@ async function placeBidInPage(p: Page): Promise<void> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  t = await startTestApp({
-    SERVE_CLIENT: 'true',
-    AUCTION_MIN_SECONDS: '5',
-    AUCTION_EXTENSION_SECONDS: '4',
-    JOB_POLL_SECONDS: '0.5',
-  });
-  base = await t.listen();
+  ({ browser, t, base } = await startBrowserApp({ AUCTION_MIN_SECONDS: '5', AUCTION_EXTENSION_SECONDS: '4', JOB_POLL_SECONDS: '0.5' }));
   seller = await createUser(t, { name: 'Sofia Seller' });
   ann = await createUser(t, { name: 'Ann Bidder' });
   bob = await createUser(t, { name: 'Bob Bidder' });
   cat = await createUser(t, { name: 'Cat Fastclock' });
 });
 
-afterAll(async () => {
-  for (const tab of tabs) await tab.context.close().catch(() => undefined);
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => closeBrowserApp({ tabs, browser, t }));
 
 // ---------------------------------------------------------------------------------------------
 

@@ -6,23 +6,20 @@
  * shared bid rule, not from the client's own formatting code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
 import { minimumBid } from '@common/bid-rules.ts';
 import { cars, users } from '../../db/schema/index.ts';
 import { SAMPLE_CARS, SAMPLE_REVIEWS, SAMPLE_SELLERS } from '../../db/seed/sample-data.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { collectConsoleErrors, launchBrowser, screenshot } from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoUnexpectedErrors, startBrowserApp, screenshot, usd, type Tab, type Viewport } from '../helpers/browser.ts';
 import { createUser, makeSellerOf, TEST_PASSWORD, type SignedInUser } from '../helpers/users.ts';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 812 };
 /** `expect.poll` gives up after 1 s by default; live updates on a loaded 2-core machine need longer. */
 const SETTLE = { timeout: 10_000 };
 /** Browsers log refused requests (the 403/409 this file provokes on purpose) as console errors. */
 const EXPECTED_HTTP_ERRORS = /Failed to load resource: the server responded with a status of (401|403|409)/;
 
-const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
 const MAIN_CAR = SAMPLE_CARS.find((c) => c.key === 'ferrari-sf90-stradale-2021')!;
 const NO_REVIEWS_CAR = SAMPLE_CARS.find((c) => !SAMPLE_REVIEWS.some((r) => r.carKey === c.key))!;
 const titleOf = (c: (typeof SAMPLE_CARS)[number]) => `${c.year} ${c.make} ${c.model}`;
@@ -36,54 +33,9 @@ let alice: SignedInUser;
 let bob: SignedInUser;
 let seller: SignedInUser;
 
-interface Tab {
-  context: BrowserContext;
-  page: Page;
-  errors: string[];
-  close(): Promise<void>;
-}
-const tabs: Tab[] = [];
-
-/** A browser context signed in as `user` (session put in localStorage before the app starts), or a visitor. */
-async function openTab(user: SignedInUser | null, viewport = DESKTOP, options: { verified?: boolean } = {}): Promise<Tab> {
-  const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: 'en-US' });
-  context.setDefaultTimeout(10_000);
-  if (user) {
-    const storedUser = {
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      email_verified: options.verified ?? true,
-      avatar: null,
-      bio: null,
-      phone: null,
-      location: null,
-      created_at: new Date().toISOString(),
-    };
-    await context.addInitScript(
-      ({ accessToken, refreshToken, userJson }) => {
-        // Only the first load: later loads keep whatever the app stored (e.g. rotated tokens).
-        if (window.localStorage.getItem('luxemotors.refreshToken')) return;
-        window.localStorage.setItem('luxemotors.accessToken', accessToken);
-        window.localStorage.setItem('luxemotors.refreshToken', refreshToken);
-        window.localStorage.setItem('luxemotors.user', userJson);
-      },
-      { accessToken: user.accessToken, refreshToken: user.refreshToken, userJson: JSON.stringify(storedUser) },
-    );
-  }
-  const page = await context.newPage();
-  const errors = collectConsoleErrors(page);
-  const tab: Tab = {
-    context,
-    page,
-    errors,
-    async close() {
-      await context.close();
-    },
-  };
-  tabs.push(tab);
-  return tab;
-}
+const tabs = new Tabs(() => browser, { timeout: 10_000 });
+/** A tab signed in as `user` (session put in localStorage before the app starts), or a visitor's. */
+const openTab = (user: SignedInUser | null, viewport: Viewport = DESKTOP, options: { verified?: boolean } = {}) => tabs.open(user, { viewport, ...options });
 
 async function openCar(tab: Tab, id = carId): Promise<void> {
   await tab.page.goto(`${base}/car/${id}`);
@@ -115,9 +67,7 @@ async function placeBidAs(user: SignedInUser, amount: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  t = await startTestApp({ SERVE_CLIENT: 'true' });
-  base = await t.listen();
+  ({ browser, t, base } = await startBrowserApp());
   const rows = await t.database.db.select({ id: cars.id, make: cars.make, model: cars.model }).from(cars);
   const idOf = (c: (typeof SAMPLE_CARS)[number]) => rows.find((r) => r.make === c.make && r.model === c.model)!.id;
   carId = idOf(MAIN_CAR);
@@ -128,16 +78,7 @@ beforeAll(async () => {
   await makeSellerOf(t, carId, seller.id);
 });
 
-afterAll(async () => {
-  for (const tab of tabs) await tab.context.close().catch(() => undefined);
-  await browser?.close();
-  await t?.close();
-});
-
-function expectNoUnexpectedErrors(tab: Tab, allowed: RegExp | null = null): void {
-  const unexpected = tab.errors.filter((e) => !(allowed && allowed.test(e)));
-  expect(unexpected, 'console or page errors').toEqual([]);
-}
+afterAll(() => closeBrowserApp({ tabs, browser, t }));
 
 // ---------------------------------------------------------------------------------------------
 

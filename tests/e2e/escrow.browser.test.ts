@@ -9,19 +9,17 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
 import { cars } from '../../db/schema/index.ts';
 import { ESCROW_PLANS } from '@common/escrow-plans.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { collectConsoleErrors, launchBrowser, screenshot } from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, screenshot, usd, type Tab } from '../helpers/browser.ts';
 import { createListing, orderApi, orderIn, waitForOrder } from '../helpers/escrow.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
 const run = promisify(execFile);
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 812 };
 /** Live updates and the job runner on a loaded 2-core machine need more than `expect.poll`'s 1 s. */
 const SETTLE = { timeout: 15_000 };
 /** Browsers log refused requests as console errors; only these are expected here. */
@@ -29,57 +27,15 @@ const EXPECTED_HTTP_ERRORS = /Failed to load resource: the server responded with
 const EXPECTED_CONFLICT = /Failed to load resource: the server responded with a status of 409/;
 const PREMIUM = ESCROW_PLANS.premium;
 
-const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
-
 let browser: Browser;
 let t: TestApp;
 let base: string;
 let buyer: SignedInUser;
 let seller: SignedInUser;
 
-interface Tab {
-  context: BrowserContext;
-  page: Page;
-  errors: string[];
-}
-const tabs: Tab[] = [];
-
-/** A browser context signed in as `user` (session put in localStorage before the app starts), or a visitor. */
-async function openTab(user: SignedInUser | null, viewport = DESKTOP): Promise<Tab> {
-  const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: 'en-US' });
-  context.setDefaultTimeout(15_000);
-  if (user) {
-    const storedUser = {
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      email_verified: true,
-      avatar: null,
-      bio: null,
-      phone: null,
-      location: null,
-      created_at: new Date().toISOString(),
-    };
-    await context.addInitScript(
-      ({ accessToken, refreshToken, userJson }) => {
-        if (window.localStorage.getItem('luxemotors.refreshToken')) return;
-        window.localStorage.setItem('luxemotors.accessToken', accessToken);
-        window.localStorage.setItem('luxemotors.refreshToken', refreshToken);
-        window.localStorage.setItem('luxemotors.user', userJson);
-      },
-      { accessToken: user.accessToken, refreshToken: user.refreshToken, userJson: JSON.stringify(storedUser) },
-    );
-  }
-  const page = await context.newPage();
-  const tab: Tab = { context, page, errors: collectConsoleErrors(page) };
-  tabs.push(tab);
-  return tab;
-}
-
-function expectNoUnexpectedErrors(tab: Tab, allowed: RegExp | null = null): void {
-  const unexpected = tab.errors.filter((e) => !(allowed && allowed.test(e)));
-  expect(unexpected, 'console or page errors').toEqual([]);
-}
+const tabs = new Tabs(() => browser, { timeout: 15_000 });
+/** A tab signed in as `user` (session put in localStorage before the app starts), or a visitor's. */
+const openTab = (user: SignedInUser | null, viewport = DESKTOP) => tabs.open(user, { viewport });
 
 /** Runs `npm run escrow -- <args>` as the operator would, against the test server's data folder. */
 async function escrowCommand(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -114,25 +70,13 @@ async function openCar(tab: Tab, carId: number): Promise<void> {
   await tab.page.getByTestId('asking-price').waitFor();
 }
 
-/** No part of the page is wider than the window (no sideways scrolling). */
-async function expectNoHorizontalScroll(p: Page): Promise<void> {
-  const width = p.viewportSize()!.width;
-  expect(await p.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scroll').toBeLessThanOrEqual(width);
-}
-
 beforeAll(async () => {
-  browser = await launchBrowser();
-  t = await startTestApp({ SERVE_CLIENT: 'true', ESCROW_DAY_SECONDS: '20', JOB_POLL_SECONDS: '0.5' });
-  base = await t.listen();
+  ({ browser, t, base } = await startBrowserApp({ ESCROW_DAY_SECONDS: '20', JOB_POLL_SECONDS: '0.5' }));
   buyer = await createUser(t, { name: 'Bea Buyer' });
   seller = await createUser(t, { name: 'Sam Seller' });
 });
 
-afterAll(async () => {
-  for (const tab of tabs) await tab.context.close().catch(() => undefined);
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => closeBrowserApp({ tabs, browser, t }));
 
 // ---------------------------------------------------------------------------------------------
 

@@ -8,17 +8,14 @@ import { cars } from '../../db/schema/index.ts';
 import { SAMPLE_CARS, SAMPLE_SELLERS, type SampleCar } from '../../db/seed/sample-data.ts';
 import { seedGeneratedCars } from '../../db/seed/seed.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { collectConsoleErrors, launchBrowser, screenshot } from '../helpers/browser.ts';
+import { DESKTOP, PHONE, collectConsoleErrors, expectNoHorizontalScroll, launchBrowser, loadAllImages, newAppContext, screenshot, usd } from '../helpers/browser.ts';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 812 };
 /** `expect.poll` gives up after 1 s by default; a loaded 2-core machine needs longer. */
 const SETTLE = { timeout: 10_000 };
 
 // ---------------------------------------------------------------------------------------------
 // Expectations derived from the sample data, written independently of the app's formatters.
 
-const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
 const titleOf = (c: SampleCar) => `${c.year} ${c.make} ${c.model}`;
 const sellerOf = (c: SampleCar) => {
   const seller = SAMPLE_SELLERS.find((s) => s.key === c.sellerKey);
@@ -72,20 +69,6 @@ async function waitForListing(page: Page): Promise<void> {
   await expect.poll(() => page.getByText('Loading vehicles...').count(), SETTLE).toBe(0);
 }
 
-/** Lazy images below the fold only load when scrolled to; load them all before a screenshot. */
-async function loadAllImages(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {
-      window.scrollTo(0, y);
-      await new Promise((r) => requestAnimationFrame(() => r(null)));
-    }
-    window.scrollTo(0, 0);
-  });
-  await expect
-    .poll(() => page.evaluate(() => Array.from(document.images).every((img) => img.complete)), SETTLE)
-    .toBe(true);
-}
-
 const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search vehicles' });
 const filterButton = (page: Page, name: string) =>
   page.getByRole('group', { name: 'Category' }).getByRole('button', { name, exact: true });
@@ -111,8 +94,7 @@ afterAll(async () => {
 });
 
 async function openPage(viewport = DESKTOP): Promise<void> {
-  context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: 'en-US' });
-  context.setDefaultTimeout(10_000);
+  context = await newAppContext(browser, { viewport, timeout: 10_000 });
   page = await context.newPage();
   consoleErrors = collectConsoleErrors(page);
 }
@@ -160,7 +142,7 @@ describe('Listings with the 12 sample cars', () => {
     expect(await sortSelect(page).inputValue()).toBe('price-low');
     // Spec: the pager only appears with more than one page; 12 cars at 12 a page is one page.
     expect(await page.getByTestId('pager').count()).toBe(0);
-    await loadAllImages(page);
+    await loadAllImages(page, SETTLE);
     await screenshot(page, 'listings-desktop');
     expect(consoleErrors).toEqual([]);
   });
@@ -416,8 +398,8 @@ describe('Listings with the 12 sample cars', () => {
     expect(Math.abs(b.x - c.x)).toBeLessThan(1);
     expect(b.y).toBeGreaterThanOrEqual(a.y + a.height);
     expect(a.width).toBeGreaterThan(PHONE.width * 0.8);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scroll').toBeLessThanOrEqual(PHONE.width);
-    await loadAllImages(page);
+    await expectNoHorizontalScroll(page);
+    await loadAllImages(page, SETTLE);
     await screenshot(page, 'listings-phone');
 
     const nav = page.getByRole('navigation', { name: 'Main' });

@@ -7,8 +7,6 @@
  * support ticket, system status (also degraded), the dashboard on real data, the watch button,
  * the 404 buttons, the mobile menu, a listing page past the end and scroll restoration.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -16,26 +14,15 @@ import { minimumBid } from '@common/bid-rules.ts';
 import { ESCROW_PLANS } from '@common/escrow-plans.ts';
 import { cars } from '../../db/schema/index.ts';
 import { SAMPLE_TESTIMONIALS } from '../../db/seed/sample-data.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { collectConsoleErrors, enableAxe, launchBrowser, screenshot, seriousViolations } from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { DESKTOP, PHONE, closeBrowserApp, collectConsoleErrors, expectNoHorizontalScroll, startBrowserApp, loadAllImages, newAppContext, screenshot, seriousViolations, usd, type Viewport } from '../helpers/browser.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 812 };
 const SETTLE = { timeout: 10_000 };
-mkdirSync(fileURLToPath(new URL('../../test-results/screenshots/routes/', import.meta.url)), { recursive: true });
-
-/** localStorage keys of client/src/lib/session-store.ts. */
-const STORAGE_KEYS = {
-  accessToken: 'luxemotors.accessToken',
-  refreshToken: 'luxemotors.refreshToken',
-  user: 'luxemotors.user',
-};
 
 // ---------------------------------------------------------------------------------------------
 // Expectations from the sample data, computed here rather than by the app.
 
-const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
 const RECENT_AFTER = Date.parse('2024-08-01T00:00:00.000Z');
 const sampleStats = (() => {
   const ratings = SAMPLE_TESTIMONIALS.map((t) => t.rating);
@@ -66,9 +53,7 @@ async function api<T>(method: 'GET' | 'POST' | 'DELETE', url: string, user?: Sig
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  t = await startTestApp({ SERVE_CLIENT: 'true' });
-  base = await t.listen();
+  ({ browser, t, base } = await startBrowserApp());
   catalogue = (
     await t.database.db.select({ id: cars.id, year: cars.year, make: cars.make, model: cars.model, price: cars.price }).from(cars)
   ).sort((a, b) => a.price - b.price);
@@ -85,43 +70,10 @@ beforeAll(async () => {
   await api('POST', '/api/orders', olivia, { carId: cheap.id, amount: cheap.price, plan: 'premium' });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => closeBrowserApp({ browser, t }));
 
-async function newContext(viewport: { width: number; height: number }, user?: SignedInUser): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: 'en-US' });
-  await enableAxe(context);
-  context.setDefaultTimeout(10_000);
-  if (user) {
-    const stored = {
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      email_verified: true,
-      avatar: null,
-      bio: null,
-      phone: null,
-      location: null,
-      created_at: new Date().toISOString(),
-    };
-    // Seeded once per context; later page loads keep whatever the app has stored since (rotations).
-    await context.addInitScript(
-      ({ keys, session }) => {
-        if (window.localStorage.getItem(keys.accessToken)) return;
-        window.localStorage.setItem(keys.accessToken, session.accessToken);
-        window.localStorage.setItem(keys.refreshToken, session.refreshToken);
-        window.localStorage.setItem(keys.user, session.user);
-      },
-      {
-        keys: STORAGE_KEYS,
-        session: { accessToken: user.accessToken, refreshToken: user.refreshToken, user: JSON.stringify(stored) },
-      },
-    );
-  }
-  return context;
-}
+/** A context with axe-core loaded, signed in as `user` (from its first page load) or a visitor's. */
+const newContext = (viewport: Viewport, user?: SignedInUser): Promise<BrowserContext> => newAppContext(browser, { viewport, timeout: 10_000, axe: true, user });
 
 async function expectAccessible(page: Page, label: string, known: string[] = []): Promise<void> {
   const violations = await seriousViolations(page);
@@ -130,20 +82,6 @@ async function expectAccessible(page: Page, label: string, known: string[] = [])
     violations.filter((v) => !known.includes(v.id)),
     `serious/critical axe violations on ${label}`,
   ).toEqual([]);
-}
-
-/** Lazy images below the fold only load when scrolled to; load them all before a screenshot. */
-async function loadAllImages(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {
-      window.scrollTo(0, y);
-      await new Promise((r) => requestAnimationFrame(() => r(null)));
-    }
-    window.scrollTo(0, 0);
-  });
-  await expect
-    .poll(() => page.evaluate(() => Array.from(document.images).every((img) => img.complete)), SETTLE)
-    .toBe(true);
 }
 
 const text = (page: Page, value: string | RegExp) => page.getByText(value).first();
@@ -367,7 +305,7 @@ describe(`every route at ${DESKTOP.width}Ã—${DESKTOP.height} and ${PHONE.width}Ã
     for (const context of contexts) await context.close();
   });
 
-  async function sweep(route: RouteCheck, label: string, viewport: { width: number; height: number }): Promise<void> {
+  async function sweep(route: RouteCheck, label: string): Promise<void> {
     const tab = tabs.get(label)!;
     const page = route.signedIn ? tab.member : tab.visitor;
     const errors = tab.errors.get(page)!;
@@ -376,9 +314,9 @@ describe(`every route at ${DESKTOP.width}Ã—${DESKTOP.height} and ${PHONE.width}Ã
     await route.check(page);
     await expect.poll(() => page.title(), SETTLE).toMatch(route.title);
     // No horizontal scrolling at any width.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${route.name} (${label}) width`).toBeLessThanOrEqual(viewport.width);
+    await expectNoHorizontalScroll(page, `${route.name} (${label}) width`);
     await expectAccessible(page, `${route.name} (${label})`, route.knownAxeIssues);
-    await loadAllImages(page);
+    await loadAllImages(page, SETTLE);
     await screenshot(page, `routes/${route.name}-${label}`);
     expect(errors, `console or page errors on ${route.name} (${label})`).toEqual([]);
   }
@@ -386,7 +324,7 @@ describe(`every route at ${DESKTOP.width}Ã—${DESKTOP.height} and ${PHONE.width}Ã
   for (const route of ROUTES) {
     // Both widths at once: two renderer processes share the work.
     it(route.name, async () => {
-      await Promise.all(VIEWPORTS.map(({ label, viewport }) => sweep(route, label, viewport)));
+      await Promise.all(VIEWPORTS.map(({ label }) => sweep(route, label)));
     });
   }
 });

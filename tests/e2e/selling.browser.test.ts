@@ -8,29 +8,24 @@
  * half-way is finished from its edit page. Expected texts come from the contract's limits and
  * the server's answers, not from the client's formatting code.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { users } from '../../db/schema/index.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { collectConsoleErrors, enableAxe, launchBrowser, screenshot, seriousViolations } from '../helpers/browser.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, screenshotFromTop as shot, screenshotPath, seriousViolations, usd, type Viewport } from '../helpers/browser.ts';
 import { createListing } from '../helpers/escrow.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 375, height: 812 };
 /** Uploads go through sharp and live updates through sockets on a loaded 2-core machine. */
 const SETTLE = { timeout: 20_000 };
 /** The refused photo is a 415 on purpose; browsers log it as a console error. */
 const EXPECTED_REFUSAL = /Failed to load resource: the server responded with a status of 415/;
 
-
-const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
 const NEXT_YEAR = new Date().getUTCFullYear() + 1;
 
 const CAR = {
@@ -55,68 +50,9 @@ const photo = { red: '', blue: '', green: '', text: '' };
 /** The car listed by the first test, used by the next. */
 let listedCarId = 0;
 
-interface Tab {
-  context: BrowserContext;
-  page: Page;
-  errors: string[];
-}
-const tabs: Tab[] = [];
-
-/** A browser context signed in as `user` (session put in localStorage before the app starts), or a visitor. */
-async function openTab(user: SignedInUser | null, viewport = DESKTOP, options: { verified?: boolean } = {}): Promise<Tab> {
-  const context = await browser.newContext({ viewport, reducedMotion: 'reduce', locale: 'en-US' });
-  await enableAxe(context);
-  context.setDefaultTimeout(20_000);
-  if (user) {
-    const storedUser = {
-      id: user.id,
-      name: user.name,
-      email: user.email,
-      email_verified: options.verified ?? true,
-      avatar: null,
-      bio: null,
-      phone: null,
-      location: null,
-      created_at: new Date().toISOString(),
-    };
-    await context.addInitScript(
-      ({ accessToken, refreshToken, userJson }) => {
-        if (window.localStorage.getItem('luxemotors.refreshToken')) return;
-        window.localStorage.setItem('luxemotors.accessToken', accessToken);
-        window.localStorage.setItem('luxemotors.refreshToken', refreshToken);
-        window.localStorage.setItem('luxemotors.user', userJson);
-      },
-      { accessToken: user.accessToken, refreshToken: user.refreshToken, userJson: JSON.stringify(storedUser) },
-    );
-  }
-  const page = await context.newPage();
-  const tab: Tab = { context, page, errors: collectConsoleErrors(page) };
-  tabs.push(tab);
-  return tab;
-}
-
-function expectNoUnexpectedErrors(tab: Tab, allowed: RegExp | null = null): void {
-  const unexpected = tab.errors.filter((e) => !(allowed && allowed.test(e)));
-  expect(unexpected, 'console or page errors').toEqual([]);
-}
-
-/** A full-page screenshot from the top, so the sticky navigation bar sits where a visitor sees it. */
-async function shot(p: Page, name: string): Promise<void> {
-  await p.evaluate(() => window.scrollTo(0, 0));
-  await screenshot(p, name);
-}
-
-/** Where `screenshot` keeps its files, for shots of one element. */
-async function shotPath(name: string): Promise<string> {
-  const dir = join(fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url)));
-  mkdirSync(dir, { recursive: true });
-  return join(dir, `${name}.png`);
-}
-
-async function expectNoHorizontalScroll(p: Page): Promise<void> {
-  const width = p.viewportSize()!.width;
-  expect(await p.evaluate(() => document.documentElement.scrollWidth), 'no horizontal scroll').toBeLessThanOrEqual(width);
-}
+const tabs = new Tabs(() => browser, { timeout: 20_000, axe: true });
+/** A tab signed in as `user` (session put in localStorage before the app starts), or a visitor's. */
+const openTab = (user: SignedInUser | null, viewport: Viewport = DESKTOP, options: { verified?: boolean } = {}) => tabs.open(user, { viewport, ...options });
 
 // ── The /sell form ──────────────────────────────────────────────────────────────────────────
 
@@ -167,9 +103,7 @@ async function dominantChannel(url: string): Promise<'red' | 'green' | 'blue'> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  t = await startTestApp({ SERVE_CLIENT: 'true' });
-  base = await t.listen();
+  ({ browser, t, base } = await startBrowserApp());
   seller = await createUser(t, { name: 'Sofia Seller' });
   buyer = await createUser(t, { name: 'Ben Buyer' });
   // Three comparable cars (same make and model, model year within two): the new listing gets an estimate.
@@ -189,11 +123,7 @@ beforeAll(async () => {
   writeFileSync(photo.text, 'Service history: see the folder in the glovebox.\n');
 });
 
-afterAll(async () => {
-  for (const tab of tabs) await tab.context.close().catch(() => undefined);
-  await browser?.close();
-  await t?.close();
-});
+afterAll(() => closeBrowserApp({ tabs, browser, t }));
 
 // ---------------------------------------------------------------------------------------------
 
@@ -411,7 +341,7 @@ describe('selling', () => {
     expect(await buyerSees.getByTestId('seller-badge').innerText()).toBe('Seller');
     expect(await buyerSees.locator('.chat-msg__author').innerText()).toBe(seller.name);
     expect(await b.page.getByTestId('chat-message').filter({ hasText: question }).getByTestId('seller-badge').count()).toBe(0);
-    await buyerSees.screenshot({ path: await shotPath('chat-seller-badge') });
+    await buyerSees.screenshot({ path: screenshotPath('chat-seller-badge') });
 
     // The buyer bids the minimum the form offers.
     await b.page.getByRole('button', { name: 'Place Bid' }).click();
@@ -591,7 +521,7 @@ describe('selling', () => {
     await page.goto(`${base}/`);
     await page.getByRole('button', { name: 'Open Menu' }).click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sell your car' }).waitFor();
-    await page.screenshot({ path: await shotPath('nav-menu-phone'), clip: { x: 0, y: 0, width: PHONE.width, height: 520 } });
+    await page.screenshot({ path: screenshotPath('nav-menu-phone'), clip: { x: 0, y: 0, width: PHONE.width, height: 520 } });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sell your car' }).click();
     await page.getByRole('heading', { level: 1, name: 'List your car with LuxeMotors' }).waitFor();
     await page.getByTestId('sell-verify-notice').waitFor();

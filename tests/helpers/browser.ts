@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { startTestApp, type TestApp } from './app.ts';
 
 /**
  * Browser helpers for the end-to-end tests. They drive the system Chromium through
@@ -10,6 +12,20 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
  */
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+export interface Viewport {
+  width: number;
+  height: number;
+}
+export const DESKTOP: Viewport = { width: 1280, height: 900 };
+export const PHONE: Viewport = { width: 375, height: 812 };
+
+/** localStorage keys of client/src/lib/session-store.ts. */
+export const SESSION_KEYS = {
+  accessToken: 'luxemotors.accessToken',
+  refreshToken: 'luxemotors.refreshToken',
+  user: 'luxemotors.user',
+} as const;
 
 const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
@@ -38,10 +54,16 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Where a screenshot called `name` goes: `test-results/screenshots/<name>.png` (its folder made). */
+export function screenshotPath(name: string): string {
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  mkdirSync(dirname(path), { recursive: true });
+  return path;
+}
+
 /** Saves a full-page PNG to `test-results/screenshots/<name>.png` and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  const path = screenshotPath(name);
   await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
 }
@@ -86,4 +108,172 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} :: ${n.failureSummary ?? ''}`) }));
   });
+}
+
+/** A signed-in account as a browser needs it (a `SignedInUser` fits). */
+export interface SessionOwner {
+  id: number;
+  name: string;
+  email: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface ContextOptions {
+  /** DESKTOP unless told. */
+  viewport?: Viewport;
+  /** Milliseconds every action and wait on the context's pages may take. */
+  timeout: number;
+  /** Loads axe-core into every page (see `enableAxe`). */
+  axe?: boolean;
+  /** Signed in as this account (see `storeSession`); a visitor without. */
+  user?: SessionOwner | null;
+  /** The stored user's `email_verified`; true unless told. */
+  verified?: boolean;
+  /** The device's clock runs this many milliseconds ahead of the real time. */
+  skewMs?: number;
+}
+
+/**
+ * Puts `user`'s session in localStorage before the app first starts in `context`. Only the first
+ * load: later loads keep whatever the app stored since (rotated tokens, a sign-out).
+ */
+export async function storeSession(context: BrowserContext, user: SessionOwner, options: { verified?: boolean } = {}): Promise<void> {
+  const storedUser = {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    email_verified: options.verified ?? true,
+    avatar: null,
+    bio: null,
+    phone: null,
+    location: null,
+    created_at: new Date().toISOString(),
+  };
+  await context.addInitScript(
+    ({ keys, session }) => {
+      if (window.localStorage.getItem(keys.refreshToken)) return;
+      window.localStorage.setItem(keys.accessToken, session.accessToken);
+      window.localStorage.setItem(keys.refreshToken, session.refreshToken);
+      window.localStorage.setItem(keys.user, session.user);
+    },
+    { keys: SESSION_KEYS, session: { accessToken: user.accessToken, refreshToken: user.refreshToken, user: JSON.stringify(storedUser) } },
+  );
+}
+
+/** Makes every `Date` in the context's pages read `skewMs` ahead of the real time. */
+async function skewClock(context: BrowserContext, skewMs: number): Promise<void> {
+  await context.addInitScript((skew: number) => {
+    const RealDate = Date;
+    class SkewedDate extends RealDate {
+      constructor(...args: unknown[]) {
+        if (args.length === 0) super(RealDate.now() + skew);
+        else super(...(args as [string]));
+      }
+      static override now(): number {
+        return RealDate.now() + skew;
+      }
+    }
+    (window as unknown as { Date: DateConstructor }).Date = SkewedDate as unknown as DateConstructor;
+  }, skewMs);
+}
+
+/** A browser context as the tests use one: English, reduced motion, the given size, clock and session. */
+export async function newAppContext(browser: Browser, options: ContextOptions): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: options.viewport ?? DESKTOP, reducedMotion: 'reduce', locale: 'en-US' });
+  context.setDefaultTimeout(options.timeout);
+  if (options.axe) await enableAxe(context);
+  if (options.skewMs) await skewClock(context, options.skewMs);
+  if (options.user) await storeSession(context, options.user, { verified: options.verified });
+  return context;
+}
+
+/** One page in a context of its own, recording its console errors. */
+export interface Tab {
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The tabs a test file opens, each in a context of its own with the file's defaults, so that
+ * `closeAll` can close whatever a failed test left open.
+ */
+export class Tabs {
+  private readonly opened: Tab[] = [];
+
+  constructor(
+    private readonly browser: () => Browser,
+    private readonly defaults: Omit<ContextOptions, 'user'>,
+  ) {}
+
+  async open(user: SessionOwner | null, options: Partial<Omit<ContextOptions, 'user'>> = {}): Promise<Tab> {
+    const context = await newAppContext(this.browser(), { ...this.defaults, ...options, user });
+    const page = await context.newPage();
+    const tab: Tab = { context, page, errors: collectConsoleErrors(page), close: () => context.close() };
+    this.opened.push(tab);
+    return tab;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const tab of this.opened) await tab.context.close().catch(() => undefined);
+  }
+}
+
+/** Fails on any console or page error the tab recorded, but those `allowed` matches. */
+export function expectNoUnexpectedErrors(tab: { errors: string[] }, allowed: RegExp | null = null): void {
+  const unexpected = tab.errors.filter((e) => !(allowed && allowed.test(e)));
+  expect(unexpected, 'console or page errors').toEqual([]);
+}
+
+/** A full-page screenshot from the top, so the sticky navigation bar sits where a visitor sees it. */
+export async function screenshotFromTop(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}
+
+/** No part of the page is wider than the window (no sideways scrolling). */
+export async function expectNoHorizontalScroll(page: Page, label = 'no horizontal scroll'): Promise<void> {
+  const width = page.viewportSize()!.width;
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), label).toBeLessThanOrEqual(width);
+}
+
+/** Lazy images below the fold only load when scrolled to; loads them all (before a screenshot). */
+export async function loadAllImages(page: Page, settle: { timeout: number }): Promise<void> {
+  await page.evaluate(async () => {
+    for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight) {
+      window.scrollTo(0, y);
+      await new Promise((r) => requestAnimationFrame(() => r(null)));
+    }
+    window.scrollTo(0, 0);
+  });
+  await expect.poll(() => page.evaluate(() => Array.from(document.images).every((img) => img.complete)), settle).toBe(true);
+}
+
+/** Formats dollars as the tests expect them on screen: `$129,500`. */
+export const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
+
+/**
+ * What a browser test file drives: the system Chromium, and the app serving its web client (with
+ * `env`) on a port of its own. Whatever started is closed again when a later step fails.
+ */
+export async function startBrowserApp(env: Record<string, string> = {}): Promise<{ browser: Browser; t: TestApp; base: string }> {
+  const browser = await launchBrowser();
+  let t: TestApp | undefined;
+  try {
+    t = await startTestApp({ SERVE_CLIENT: 'true', ...env });
+    return { browser, t, base: await t.listen() };
+  } catch (error) {
+    await t?.close();
+    await browser.close();
+    throw error;
+  }
+}
+
+/** Closes, in this order, the tabs, the browser and the app of `startBrowserApp`, skipping what never started. */
+export async function closeBrowserApp(parts: { tabs?: Tabs; browser?: Browser; t?: TestApp }): Promise<void> {
+  await parts.tabs?.closeAll();
+  await parts.browser?.close();
+  await parts.t?.close();
 }
