@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { ShieldCheckIcon } from '../../../components/ui/icons.tsx';
+import { VerifiedBadge } from '../../../components/ui/verified-badge.tsx';
 import { formatDate } from '../../../lib/relative-time.ts';
 import type { Review } from '../api/car-room-api.ts';
 import { countLabel, formatRating } from '../lib/format.ts';
@@ -32,10 +32,7 @@ export function CarReviews({ reviews }: { reviews: Review[] }) {
               <div className="review__head">
                 <p className="review__author">{review.userName}</p>
                 {review.verified && (
-                  <span className="badge badge--soft">
-                    <ShieldCheckIcon size={13} />
-                    Verified
-                  </span>
+                  <VerifiedBadge soft />
                 )}
               </div>
               <div className="review__rating">

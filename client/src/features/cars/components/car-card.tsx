@@ -3,14 +3,8 @@ import { Link } from 'react-router-dom';
 import type { AuctionOutcome } from '@common/auction-rules.ts';
 import { compareToMarket, formatUsd } from '@common/pricing.ts';
 import { Countdown } from '../../../components/ui/countdown.tsx';
-import {
-  EyeIcon,
-  GaugeIcon,
-  GavelIcon,
-  MapPinIcon,
-  ShieldCheckIcon,
-  UserIcon,
-} from '../../../components/ui/icons.tsx';
+import { EyeIcon, GaugeIcon, GavelIcon, MapPinIcon, UserIcon } from '../../../components/ui/icons.tsx';
+import { VerifiedBadge } from '../../../components/ui/verified-badge.tsx';
 import { WatchButton } from '../../../components/watch-button.tsx';
 import type { CarListItem } from '../api/get-cars.ts';
 import { useListingLiveStore, type LiveCounts } from '../stores/listing-live-store.ts';
@@ -56,10 +50,7 @@ export function CarCard({ car }: { car: CarListItem }) {
             )}
           </span>
           {car.seller_verified && (
-            <span className="badge badge--verified">
-              <ShieldCheckIcon size={14} />
-              Verified
-            </span>
+            <VerifiedBadge />
           )}
         </div>
         <div className="car-card__watch">

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { FilterChips } from '../../../components/ui/filter-chips.tsx';
 import {
   FILTER_OPTIONS,
   LISTING_SORTS,
@@ -22,19 +23,7 @@ export function ListingToolbar({
   const sortId = useId();
   return (
     <div className="listing-toolbar">
-      <div className="filter-group" role="group" aria-label="Category">
-        {FILTER_OPTIONS.map((option) => (
-          <button
-            key={option.value}
-            type="button"
-            className="chip"
-            aria-pressed={filter === option.value}
-            onClick={() => onFilterChange(option.value)}
-          >
-            {option.label}
-          </button>
-        ))}
-      </div>
+      <FilterChips label="Category" options={FILTER_OPTIONS} value={filter} onChange={onFilterChange} />
       <div className="sort-control">
         <label htmlFor={sortId}>Sort by</label>
         <select

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
+import { ErrorNotice } from '../../../components/ui/load-state.tsx';
 import { ShieldCheckIcon, TrendIcon, CarIcon } from '../../../components/ui/icons.tsx';
 import { useCars } from '../hooks/use-cars.ts';
 import { useLiveListing } from '../hooks/use-live-listing.ts';
@@ -99,14 +100,7 @@ export function ListingsScreen() {
         <div className="listings__results">
           {result.status === 'loading' && <LoadingStatus label="Loading vehicles..." />}
 
-          {result.status === 'error' && (
-            <div className="notice notice--error" role="alert">
-              <p>{result.message}</p>
-              <button type="button" className="btn btn--dark" onClick={retry}>
-                Retry
-              </button>
-            </div>
-          )}
+          {result.status === 'error' && <ErrorNotice message={result.message} onRetry={retry} size="md" />}
 
           {result.status === 'success' && pastTheEnd && (
             <>

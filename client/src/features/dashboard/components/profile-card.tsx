@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { Avatar } from '../../../components/ui/avatar.tsx';
 import { CharCounter, TextAreaField, TextField } from '../../../components/ui/form-field.tsx';
-import { MailIcon, MapPinIcon, PhoneIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
+import { MailIcon, MapPinIcon, PhoneIcon } from '../../../components/ui/icons.tsx';
+import { VerifiedBadge } from '../../../components/ui/verified-badge.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { toSessionUser, useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
-import { initials } from '../../../lib/initials.ts';
 import { useFormState } from '../../../lib/use-form-state.ts';
 import { updateProfile } from '../api/profile.ts';
 import {
@@ -17,29 +18,6 @@ import {
   type ProfileField,
   type ProfileFormValues,
 } from '../lib/profile-form.ts';
-
-function Avatar({ user }: { user: SessionUser }) {
-  const [failedSrc, setFailedSrc] = useState<string | null>(null);
-  if (user.avatar && failedSrc !== user.avatar) {
-    const src = user.avatar;
-    return (
-      <img
-        className="avatar"
-        src={src}
-        alt=""
-        width={88}
-        height={88}
-        referrerPolicy="no-referrer"
-        onError={() => setFailedSrc(src)}
-      />
-    );
-  }
-  return (
-    <span className="avatar avatar--initials" aria-hidden="true" data-testid="avatar-initials">
-      {initials(user.name)}
-    </span>
-  );
-}
 
 export function ProfileCard({
   user,
@@ -66,16 +44,13 @@ export function ProfileCard({
   return (
     <section className="card profile-card" aria-labelledby={titleId} data-testid="profile-card">
       <div className="profile-card__identity">
-        <Avatar user={user} />
+        <Avatar name={user.name} src={user.avatar} size={88} className="avatar" initialsTestId="avatar-initials" />
         <div className="profile-card__names">
           <h2 id={titleId} className="profile-card__name">
             {user.name}
           </h2>
           {user.email_verified ? (
-            <span className="badge badge--verified" data-testid="verified-badge">
-              <ShieldCheckIcon size={14} />
-              Verified
-            </span>
+            <VerifiedBadge testId="verified-badge" />
           ) : (
             <span className="badge badge--unverified">Not verified</span>
           )}

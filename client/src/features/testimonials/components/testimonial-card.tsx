@@ -1,33 +1,11 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { formatUsd } from '@common/pricing.ts';
-import { CarIcon, MapPinIcon, ShieldCheckIcon } from '../../../components/ui/icons.tsx';
+import { Avatar } from '../../../components/ui/avatar.tsx';
+import { CarIcon, MapPinIcon } from '../../../components/ui/icons.tsx';
+import { VerifiedBadge } from '../../../components/ui/verified-badge.tsx';
 import { StarRating } from '../../../components/ui/star-rating.tsx';
-import { initials } from '../../../lib/initials.ts';
 import type { Testimonial } from '../api/testimonials.ts';
 import { formatTestimonialDate } from '../lib/testimonials.ts';
-
-function CustomerAvatar({ name, image }: { name: string; image: string | null }) {
-  const [failed, setFailed] = useState<string | null>(null);
-  if (image && failed !== image) {
-    return (
-      <img
-        className="testimonial-card__avatar"
-        src={image}
-        alt=""
-        width={52}
-        height={52}
-        loading="lazy"
-        referrerPolicy="no-referrer"
-        onError={() => setFailed(image)}
-      />
-    );
-  }
-  return (
-    <span className="testimonial-card__avatar testimonial-card__avatar--initials" aria-hidden="true">
-      {initials(name)}
-    </span>
-  );
-}
 
 export function TestimonialCard({ testimonial: t }: { testimonial: Testimonial }) {
   const nameId = useId();
@@ -43,7 +21,7 @@ export function TestimonialCard({ testimonial: t }: { testimonial: Testimonial }
       tabIndex={-1}
     >
       <header className="testimonial-card__header">
-        <CustomerAvatar name={t.customerName} image={t.customerImage} />
+        <Avatar name={t.customerName} src={t.customerImage} size={52} className="testimonial-card__avatar" lazy />
         <div className="testimonial-card__who">
           <h3 id={nameId} className="testimonial-card__name">
             {t.customerName}
@@ -56,10 +34,7 @@ export function TestimonialCard({ testimonial: t }: { testimonial: Testimonial }
           )}
         </div>
         {t.verified && (
-          <span className="badge badge--verified" data-testid="verified-badge">
-            <ShieldCheckIcon size={14} />
-            Verified
-          </span>
+          <VerifiedBadge testId="verified-badge" />
         )}
       </header>
 

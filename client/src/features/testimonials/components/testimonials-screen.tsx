@@ -1,5 +1,7 @@
 import { useCallback, useId, useMemo, useState, type ReactNode } from 'react';
+import { FilterChips } from '../../../components/ui/filter-chips.tsx';
 import { ShieldCheckIcon, StarIcon, ThumbsUpIcon, UserIcon } from '../../../components/ui/icons.tsx';
+import { ErrorNotice } from '../../../components/ui/load-state.tsx';
 import { PageHero } from '../../../components/ui/page-hero.tsx';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
@@ -87,31 +89,12 @@ export function TestimonialsScreen() {
             <h2 id={listTitleId} className="section-title">
               What our customers say
             </h2>
-            <div className="filter-group" role="group" aria-label="Filter testimonials">
-              {TESTIMONIAL_FILTERS.map((option) => (
-                <button
-                  key={option.value}
-                  type="button"
-                  className="chip"
-                  aria-pressed={filter === option.value}
-                  onClick={() => setFilter(option.value)}
-                >
-                  {option.label}
-                </button>
-              ))}
-            </div>
+            <FilterChips label="Filter testimonials" options={TESTIMONIAL_FILTERS} value={filter} onChange={setFilter} />
           </div>
 
           {resource.status === 'loading' && <LoadingStatus label="Loading testimonials..." />}
 
-          {resource.status === 'error' && (
-            <div className="notice notice--error" role="alert">
-              <p>{resource.message}</p>
-              <button type="button" className="btn btn--dark" onClick={retry}>
-                Retry
-              </button>
-            </div>
-          )}
+          {resource.status === 'error' && <ErrorNotice message={resource.message} onRetry={retry} size="md" />}
 
           {resource.status === 'success' && (
             <>
