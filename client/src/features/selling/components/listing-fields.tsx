@@ -1,13 +1,10 @@
-import { useId, useState, type KeyboardEvent } from 'react';
 import { CharCounter, FormField, SelectField, TextAreaField, TextField } from '../../../components/ui/form-field.tsx';
-import { CloseIcon, PlusIcon } from '../../../components/ui/icons.tsx';
 import { MoneyField } from '../../../components/ui/money-field.tsx';
 import {
   auctionEndBounds,
   AUCTION_MIN_HOURS,
   BODY_STYLES,
   CONDITIONS,
-  featureError,
   latestModelYear,
   LISTING_LIMITS,
   SALE_TYPES,
@@ -17,6 +14,8 @@ import {
   type ListingFormValues,
 } from '../lib/listing-form.ts';
 import { fieldIds } from '../hooks/use-listing-form.ts';
+import { ChoiceGroup } from './choice-group.tsx';
+import { FeaturesField } from './features-field.tsx';
 
 const integer = new Intl.NumberFormat('en-US');
 
@@ -52,72 +51,6 @@ function fieldProps({ idBase, values, errors, onChange, onBlur, disabled }: Base
 
 /** The part of a field's props that is about the field around the control. */
 const chromeOf = ({ id, className, error, errorTestId }: ReturnType<typeof fieldProps>) => ({ id, className, error, errorTestId });
-
-/** A choice of a few options as large radio buttons (how to sell, the condition). */
-function ChoiceGroup<V extends string>({
-  idBase,
-  field,
-  slug,
-  legend,
-  options,
-  value,
-  onChange,
-  onBlur,
-  hint,
-  error,
-  disabled,
-}: {
-  idBase: string;
-  field: ListingField;
-  /** The field's name in class names and the radios' name. */
-  slug: string;
-  legend: string;
-  options: readonly { value: V; label: string }[];
-  value: V | '';
-  onChange: (value: V) => void;
-  onBlur?: () => void;
-  hint?: string;
-  error?: string;
-  disabled?: boolean;
-}) {
-  const ids = fieldIds(idBase, field);
-  return (
-    <fieldset
-      className={`field sell-field sell-field--${slug} sell-choice`}
-      role="radiogroup"
-      aria-labelledby={`${ids.input}-legend`}
-      aria-describedby={error ? ids.error : undefined}
-      aria-invalid={error ? true : undefined}
-    >
-      <legend id={`${ids.input}-legend`} className="field__label">
-        {legend}
-      </legend>
-      <div className="sell-choice__options">
-        {options.map((option, i) => (
-          <label key={option.value} className="sell-choice__option">
-            <input
-              id={i === 0 ? ids.input : undefined}
-              type="radio"
-              name={`${idBase}-${slug}`}
-              value={option.value}
-              checked={value === option.value}
-              disabled={disabled}
-              onChange={() => onChange(option.value)}
-              onBlur={onBlur}
-            />
-            <span>{option.label}</span>
-          </label>
-        ))}
-      </div>
-      {hint && <p className="field__hint sell-field__hint">{hint}</p>}
-      {error && (
-        <p id={ids.error} className="field__hint field__hint--error" data-testid={`error-${field}`}>
-          {error}
-        </p>
-      )}
-    </fieldset>
-  );
-}
 
 /** Make, model, year and body style: fixed once the car is listed. */
 export function CarIdentityFields(props: BaseProps) {
@@ -254,42 +187,7 @@ export function PriceFields({ saleChoice = false, ...props }: BaseProps & { sale
 /** Location, description and the features list. */
 export function DescriptionFields({ featureDraft, onFeatureDraft, ...props }: FieldsProps) {
   const { idBase, values, errors, onChange, disabled } = props;
-  const featureIds = fieldIds(idBase, 'features');
-  const featureInputId = featureIds.input;
-  const featureHintId = useId();
-  const featureErrorId = useId();
-  const [featureProblem, setFeatureProblem] = useState<string | null>(null);
   const descriptionLength = textLength(values.description.trim());
-
-  function addFeature() {
-    const problem = featureError(featureDraft, values.features);
-    if (problem) {
-      setFeatureProblem(problem);
-      return;
-    }
-    onChange('features', [...values.features, featureDraft.trim()]);
-    onFeatureDraft('');
-    setFeatureProblem(null);
-  }
-
-  function onFeatureKeyDown(event: KeyboardEvent<HTMLInputElement>) {
-    if (event.key !== 'Enter') return;
-    event.preventDefault(); // Enter adds the feature; it does not submit the form
-    if (featureDraft.trim()) addFeature();
-  }
-
-  function removeFeature(index: number) {
-    onChange(
-      'features',
-      values.features.filter((_, i) => i !== index),
-    );
-    document.getElementById(featureInputId)?.focus();
-  }
-
-  const featureDescribedBy = [featureHintId, featureProblem ? featureErrorId : '', errors.features ? featureIds.error : '']
-    .filter(Boolean)
-    .join(' ');
-
   return (
     <div className="sell-stack">
       <TextField
@@ -318,71 +216,15 @@ export function DescriptionFields({ featureDraft, onFeatureDraft, ...props }: Fi
         rows={6}
         maxLength={LISTING_LIMITS.description}
       />
-
-      <div className="field sell-field sell-field--features">
-        <div className="field__label-row">
-          <label htmlFor={featureInputId} className="field__label">
-            Features <span className="field__optional">(optional)</span>
-          </label>
-          <span className="field__counter">
-            {values.features.length} / {LISTING_LIMITS.features}
-          </span>
-        </div>
-        <div className="feature-entry">
-          <input
-            id={featureInputId}
-            className="input"
-            type="text"
-            autoComplete="off"
-            maxLength={LISTING_LIMITS.feature}
-            placeholder="Sport Chrono package"
-            value={featureDraft}
-            disabled={disabled || values.features.length >= LISTING_LIMITS.features}
-            aria-invalid={featureProblem || errors.features ? true : undefined}
-            aria-describedby={featureDescribedBy}
-            onChange={(e) => {
-              onFeatureDraft(e.target.value);
-              if (featureProblem) setFeatureProblem(null);
-            }}
-            onKeyDown={onFeatureKeyDown}
-          />
-          <button type="button" className="btn btn--outline" onClick={addFeature} disabled={disabled || !featureDraft.trim()}>
-            <PlusIcon size={18} />
-            Add
-          </button>
-        </div>
-        <p id={featureHintId} className="field__hint sell-field__hint">
-          Press Enter or Add after each feature, up to {LISTING_LIMITS.feature} characters.
-        </p>
-        {featureProblem && (
-          <p id={featureErrorId} className="field__hint field__hint--error" data-testid="error-feature">
-            {featureProblem}
-          </p>
-        )}
-        {errors.features && (
-          <p id={featureIds.error} className="field__hint field__hint--error" data-testid="error-features">
-            {errors.features}
-          </p>
-        )}
-        {values.features.length > 0 && (
-          <ul className="feature-chips" aria-label="Features added">
-            {values.features.map((feature, index) => (
-              <li key={`${index}-${feature}`} className="feature-chip">
-                <span>{feature}</span>
-                <button
-                  type="button"
-                  className="feature-chip__remove"
-                  aria-label={`Remove feature ${feature}`}
-                  disabled={disabled}
-                  onClick={() => removeFeature(index)}
-                >
-                  <CloseIcon size={14} />
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
+      <FeaturesField
+        inputId={fieldIds(idBase, 'features').input}
+        features={values.features}
+        error={errors.features}
+        draft={featureDraft}
+        onDraft={onFeatureDraft}
+        onChange={(features) => onChange('features', features)}
+        disabled={disabled}
+      />
     </div>
   );
 }
