@@ -219,3 +219,39 @@ export interface AuctionResult {
   winnerId: number | null;
   orderId: number | null;
 }
+
+/** The account as its owner sees it (contract `User`): never a password hash or a token. */
+export interface PublicUser {
+  id: number;
+  name: string;
+  email: string;
+  email_verified: boolean;
+  avatar: string | null;
+  bio: string | null;
+  phone: string | null;
+  location: string | null;
+  created_at: string;
+}
+
+/** Contract §Testimonials. `verified` is decided by the server and never sent. */
+export interface Testimonial {
+  id: number;
+  customerName: string;
+  customerImage: string | null;
+  rating: number;
+  comment: string;
+  carPurchased: string | null;
+  date: string;
+  verified: boolean;
+  location: string | null;
+  purchaseAmount: number | null;
+}
+
+export interface TestimonialStats {
+  count: number;
+  /** Mean rating to one decimal; 0 when there are none. */
+  averageRating: number;
+  verifiedCount: number;
+  /** Share of ratings of 4 or more, as a whole percent. */
+  satisfaction: number;
+}

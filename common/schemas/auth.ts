@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Nullable, Text, messages, strict } from './kit.ts';
 
 /** The sign-in, registration and password-reset bodies. Password strength: `common/password-rules.ts`. */
@@ -71,3 +71,4 @@ export const ProfileChangesSchema = Type.Object(
   },
   { ...strict, title: 'ProfileChanges' },
 );
+export type ProfileChanges = Static<typeof ProfileChangesSchema>;

@@ -1,17 +1,8 @@
 import { create } from 'zustand';
+import type { PublicUser } from '@common/api-types.ts';
 
 /** The signed-in user as the client keeps it (spec §3 "User (stored locally)"; contract `User`). */
-export interface SessionUser {
-  id: number;
-  name: string;
-  email: string;
-  email_verified: boolean;
-  avatar: string | null;
-  bio: string | null;
-  phone: string | null;
-  location: string | null;
-  created_at: string;
-}
+export type SessionUser = PublicUser;
 
 const nullableString = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 

@@ -2,28 +2,10 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import { orders, testimonials, users } from '../../../db/schema/index.ts';
 import { notFound } from '../lib/errors.ts';
+import type { Testimonial, TestimonialStats } from '@common/api-types.ts';
 
-export interface Testimonial {
-  id: number;
-  customerName: string;
-  customerImage: string | null;
-  rating: number;
-  comment: string;
-  carPurchased: string | null;
-  date: string;
-  verified: boolean;
-  location: string | null;
-  purchaseAmount: number | null;
-}
 
-export interface TestimonialStats {
-  count: number;
-  /** Mean rating to one decimal; 0 when there are none. */
-  averageRating: number;
-  verifiedCount: number;
-  /** Share of ratings of 4 or more, as a whole percent. */
-  satisfaction: number;
-}
+export type { Testimonial, TestimonialStats } from '@common/api-types.ts';
 
 type TestimonialRow = typeof testimonials.$inferSelect;
 

@@ -2,19 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import { users } from '../../../db/schema/index.ts';
 import { notFound } from '../lib/errors.ts';
+import type { PublicUser } from '@common/api-types.ts';
+import type { ProfileChanges } from '@common/schemas/auth.ts';
 
-/** The account as its owner sees it: never a password hash or a token. */
-export interface PublicUser {
-  id: number;
-  name: string;
-  email: string;
-  email_verified: boolean;
-  avatar: string | null;
-  bio: string | null;
-  phone: string | null;
-  location: string | null;
-  created_at: string;
-}
+export type { PublicUser } from '@common/api-types.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -33,13 +24,7 @@ export function toPublicUser(row: UserRow): PublicUser {
 }
 
 /** The fields a user may change about themselves; anything else is refused before it gets here. */
-export interface ProfileChanges {
-  name?: string;
-  avatar?: string | null;
-  bio?: string | null;
-  phone?: string | null;
-  location?: string | null;
-}
+export type { ProfileChanges } from '@common/schemas/auth.ts';
 
 export class UsersService {
   constructor(private readonly db: Database) {}

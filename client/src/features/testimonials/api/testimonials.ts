@@ -1,25 +1,8 @@
 import { api } from '../../../lib/api-client.ts';
+import type { Testimonial, TestimonialStats } from '@common/api-types.ts';
 
-/** Contract §Testimonials. `verified` is decided by the server and never sent. */
-export interface Testimonial {
-  id: number;
-  customerName: string;
-  customerImage: string | null;
-  rating: number;
-  comment: string;
-  carPurchased: string | null;
-  date: string;
-  verified: boolean;
-  location: string | null;
-  purchaseAmount: number | null;
-}
 
-export interface TestimonialStats {
-  count: number;
-  averageRating: number;
-  verifiedCount: number;
-  satisfaction: number;
-}
+export type { Testimonial, TestimonialStats } from '@common/api-types.ts';
 
 export interface TestimonialsPage {
   testimonials: Testimonial[];
