@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { MailIcon } from '../../../components/ui/icons.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { useSubmission } from '../../../lib/use-submission.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { forgotPassword } from '../api/auth-api.ts';
 import { AuthCard } from './auth-card.tsx';
@@ -12,24 +12,17 @@ import './auth.css';
 export function ForgotPasswordScreen() {
   useDocumentTitle('Forgot Password');
   const [email, setEmail] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { submitting, error, submit } = useSubmission();
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const address = email.trim();
-    if (!address || submitting) return;
-    setSubmitting(true);
-    setError(null);
-    try {
+    if (!address) return;
+    await submit(async () => {
       await forgotPassword(address);
       setSentTo(address);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setSubmitting(false);
-    }
+    });
   }
 
   const backToLogin = (

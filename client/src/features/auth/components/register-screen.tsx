@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { MailIcon } from '../../../components/ui/icons.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
+import { useSubmission } from '../../../lib/use-submission.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { register } from '../api/auth-api.ts';
 import { newPasswordError } from '../lib/password-checklist.ts';
@@ -21,8 +21,7 @@ export function RegisterScreen() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { submitting, error, setError, submit } = useSubmission();
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -37,17 +36,11 @@ export function RegisterScreen() {
       setError(passwordProblem);
       return;
     }
-    setSubmitting(true);
-    setError(null);
-    try {
+    await submit(async () => {
       const address = email.trim();
       await register({ name: name.trim(), email: address, password });
       setRegisteredEmail(address);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setSubmitting(false);
-    }
+    });
   }
 
   if (registeredEmail) {

@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { AlertIcon } from '../../../components/ui/icons.tsx';
-import { api, errorMessage } from '../../../lib/api-client.ts';
+import { api } from '../../../lib/api-client.ts';
+import { useSubmission } from '../../../lib/use-submission.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { resetPassword } from '../api/auth-api.ts';
 import { newPasswordError } from '../lib/password-checklist.ts';
@@ -23,8 +24,7 @@ export function ResetPasswordScreen() {
 
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { submitting, error, setError, submit } = useSubmission();
   const [done, setDone] = useState(false);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -35,20 +35,14 @@ export function ResetPasswordScreen() {
       setError(passwordProblem);
       return;
     }
-    setSubmitting(true);
-    setError(null);
-    try {
+    await submit(async () => {
       await resetPassword(token, password);
       setDone(true);
       // The server has ended every session of that user. If this browser holds one of them, the
       // next authenticated call fails to refresh and clears it; make that call now (a session of
       // another account is left alone).
       if (useSessionStore.getState().refreshToken) void getProfile().catch(() => undefined);
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setSubmitting(false);
-    }
+    });
   }
 
   if (!token) {
