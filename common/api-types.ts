@@ -255,3 +255,50 @@ export interface TestimonialStats {
   /** Share of ratings of 4 or more, as a whole percent. */
   satisfaction: number;
 }
+
+/** A car in the short form bids and dashboards show. */
+export interface CarSummary {
+  id: number;
+  make: string;
+  model: string;
+  year: number;
+  price: number;
+  primaryImage: string | null;
+  currentBids: number;
+  highestBid: number | null;
+}
+
+/** `GET /api/bids/user`: the user's bids, each with its car and whether it still leads. */
+export interface UserBid extends Bid {
+  status: 'leading' | 'outbid';
+  car: CarSummary;
+}
+
+/** One line of the dashboard's recent activity. */
+export interface ActivityItem {
+  type: 'bid' | 'message' | 'order' | 'notification';
+  title: string;
+  description: string;
+  carId: number | null;
+  timestamp: string;
+}
+
+export interface DashboardStats {
+  activeBids: number;
+  watchlist: number;
+  messages: number;
+  activity: number;
+}
+
+/** `GET /api/users/dashboard`. */
+export interface DashboardSummary {
+  stats: DashboardStats;
+  recentActivity: ActivityItem[];
+}
+
+/** `GET /api/chat/user`: a car the user discussed. */
+export interface Discussion {
+  car: { id: number; year: number; make: string; model: string; primaryImage: string | null };
+  messageCount: number;
+  lastMessageAt: string;
+}

@@ -8,20 +8,11 @@ import { conflict, forbidden, notFound } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import { carTitle, toChatMessage, type ChatMessage } from './chat.ts';
 import type { NotificationsService } from './notifications.ts';
-import type { Bid, PlacedBid } from '@common/api-types.ts';
+import type { Bid, CarSummary, PlacedBid, UserBid } from '@common/api-types.ts';
 
 export type { Bid, PlacedBid } from '@common/api-types.ts';
 
-export interface CarSummary {
-  id: number;
-  make: string;
-  model: string;
-  year: number;
-  price: number;
-  primaryImage: string | null;
-  currentBids: number;
-  highestBid: number | null;
-}
+export type { CarSummary } from '@common/api-types.ts';
 
 const HISTORY_LIMIT = 200;
 const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
@@ -150,7 +141,7 @@ export class BidsService {
     return rows.map((r) => toBid(r.bid, r.userName));
   }
 
-  async listForUser(userId: number): Promise<(Bid & { car: CarSummary; status: 'leading' | 'outbid' })[]> {
+  async listForUser(userId: number): Promise<UserBid[]> {
     const rows = await this.db
       .select({
         bid: bids,

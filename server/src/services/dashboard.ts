@@ -2,25 +2,11 @@ import { and, count, countDistinct, desc, eq, gte, max, ne, sql } from 'drizzle-
 import type { Database } from '../../../db/client.ts';
 import { bids, cars, chatMessages, notifications, orders, watchlist } from '../../../db/schema/index.ts';
 import { carTitle } from './chat.ts';
+import type { ActivityItem, DashboardSummary, Discussion } from '@common/api-types.ts';
 
-export interface ActivityItem {
-  type: 'bid' | 'message' | 'order' | 'notification';
-  title: string;
-  description: string;
-  carId: number | null;
-  timestamp: string;
-}
 
-export interface DashboardSummary {
-  stats: { activeBids: number; watchlist: number; messages: number; activity: number };
-  recentActivity: ActivityItem[];
-}
 
-export interface Discussion {
-  car: { id: number; year: number; make: string; model: string; primaryImage: string | null };
-  messageCount: number;
-  lastMessageAt: string;
-}
+export type { ActivityItem, DashboardSummary, Discussion } from '@common/api-types.ts';
 
 const ACTIVITY_WINDOW_MS = 30 * 86_400_000;
 const RECENT_ITEMS = 20;

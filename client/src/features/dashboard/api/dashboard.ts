@@ -1,51 +1,7 @@
-import type { CarListItem, Order } from '@common/api-types.ts';
+import type { CarListItem, DashboardSummary, Discussion, Order, UserBid } from '@common/api-types.ts';
 import { api } from '../../../lib/api-client.ts';
 
-export interface DashboardStats {
-  activeBids: number;
-  watchlist: number;
-  messages: number;
-  activity: number;
-}
-
-export interface ActivityItem {
-  type: 'bid' | 'message' | 'order' | 'notification';
-  title: string;
-  description: string;
-  carId: number | null;
-  timestamp: string;
-}
-
-export interface DashboardSummary {
-  stats: DashboardStats;
-  recentActivity: ActivityItem[];
-}
-
-export interface UserBid {
-  id: number;
-  carId: number;
-  userId: number;
-  userName: string;
-  amount: number;
-  timestamp: string;
-  status: 'leading' | 'outbid';
-  car: {
-    id: number;
-    make: string;
-    model: string;
-    year: number;
-    price: number;
-    primaryImage: string | null;
-    currentBids: number;
-    highestBid: number | null;
-  };
-}
-
-export interface Discussion {
-  car: { id: number; year: number; make: string; model: string; primaryImage: string | null };
-  messageCount: number;
-  lastMessageAt: string;
-}
+export type { ActivityItem, DashboardStats, DashboardSummary, Discussion, UserBid } from '@common/api-types.ts';
 
 /** `GET /api/watchlist` gives cars in the listing shape. */
 export type WatchedCar = CarListItem;
