@@ -8,7 +8,7 @@ import { conflict, forbidden, notFound } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import { carTitle, toChatMessage, type ChatMessage } from './chat.ts';
 import type { NotificationsService } from './notifications.ts';
-import type { Bid, CarSummary, PlacedBid, UserBid } from '@common/api-types.ts';
+import type { Bid, PlacedBid, UserBid } from '@common/api-types.ts';
 
 export type { Bid, PlacedBid } from '@common/api-types.ts';
 
