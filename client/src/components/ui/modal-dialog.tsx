@@ -1,10 +1,24 @@
-import { useEffect, useId, useRef, type MouseEvent, type ReactNode, type SyntheticEvent } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type MouseEvent, type ReactNode, type SyntheticEvent } from 'react';
 import { CloseIcon } from './icons.tsx';
 import './modal-dialog.css';
 
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** The controls Tab stops at inside `root`, in order: a radio group stops once (at its checked radio). */
+function tabStops(root: HTMLElement): HTMLElement[] {
+  const shown = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.getClientRects().length > 0);
+  const groupStop = new Map<string, HTMLElement>();
+  for (const el of shown) {
+    if (!(el instanceof HTMLInputElement) || el.type !== 'radio' || !el.name) continue;
+    if (!groupStop.has(el.name) || el.checked) groupStop.set(el.name, el);
+  }
+  return shown.filter((el) => !(el instanceof HTMLInputElement && el.type === 'radio' && el.name) || groupStop.get(el.name) === el);
+}
+
 /**
  * The one modal dialog (confirmations and small forms), on the native `<dialog>` opened with
- * `showModal()`: the page behind it is inert, so focus stays inside while it is open.
+ * `showModal()`: the page behind it is inert, and Tab and Shift+Tab go round the dialog's own
+ * controls, so focus stays inside while it is open.
  *
  * - Its content is rendered only while it is open, so every opening starts fresh.
  * - Focus goes to the element marked `data-autofocus` (else the first control) and, when it
@@ -60,6 +74,19 @@ export function ModalDialog({
     if (event.target === event.currentTarget && !busy) onClose();
   }
 
+  function onKeyDown(event: KeyboardEvent<HTMLDialogElement>) {
+    if (event.key !== 'Tab') return;
+    const stops = tabStops(event.currentTarget);
+    const first = stops[0];
+    const last = stops[stops.length - 1];
+    if (!first || !last) return;
+    const active = document.activeElement;
+    const leaving = event.shiftKey ? active === first || active === event.currentTarget : active === last;
+    if (!leaving) return;
+    event.preventDefault();
+    (event.shiftKey ? last : first).focus();
+  }
+
   function onCancel(event: SyntheticEvent<HTMLDialogElement>) {
     // Escape: close through React state (or not at all while the request is out).
     event.preventDefault();
@@ -81,6 +108,7 @@ export function ModalDialog({
       aria-labelledby={titleId}
       aria-describedby={open && description ? descriptionId : undefined}
       onClick={onBackdropClick}
+      onKeyDown={onKeyDown}
       onCancel={onCancel}
       onClose={onClosed}
       data-testid={testId}
