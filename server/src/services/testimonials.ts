@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../../db/client.ts';
 import { orders, testimonials, users } from '../../../db/schema/index.ts';
 import { notFound } from '../lib/errors.ts';
 import type { Testimonial, TestimonialStats } from '@common/api-types.ts';
+import { testimonialStats } from '@common/testimonial-stats.ts';
 
 
 export type { Testimonial, TestimonialStats } from '@common/api-types.ts';
@@ -24,16 +25,7 @@ function toTestimonial(row: TestimonialRow): Testimonial {
   };
 }
 
-export function testimonialStats(ratings: { rating: number; verified: boolean }[]): TestimonialStats {
-  if (ratings.length === 0) return { count: 0, averageRating: 0, verifiedCount: 0, satisfaction: 0 };
-  const total = ratings.reduce((sum, t) => sum + t.rating, 0);
-  return {
-    count: ratings.length,
-    averageRating: Math.round((total / ratings.length) * 10) / 10,
-    verifiedCount: ratings.filter((t) => t.verified).length,
-    satisfaction: Math.round((ratings.filter((t) => t.rating >= 4).length / ratings.length) * 100),
-  };
-}
+export { testimonialStats } from '@common/testimonial-stats.ts';
 
 export class TestimonialsService {
   constructor(private readonly db: Database) {}

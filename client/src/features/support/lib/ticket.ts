@@ -1,3 +1,5 @@
+import { NewTicketSchema } from '@common/schemas/commerce.ts';
+import { issuesByField } from '@common/validation.ts';
 import { detailsByField } from '../../../lib/field-errors.ts';
 
 /** The Submit a Ticket form (spec §3, §5): fields, options, checks and the request body. */
@@ -21,9 +23,8 @@ export const TICKET_PRIORITIES = [
 export type TicketCategory = (typeof TICKET_CATEGORIES)[number]['value'];
 export type TicketPriority = (typeof TICKET_PRIORITIES)[number]['value'];
 
-export const SUBJECT_MAX = 150;
-export const MESSAGE_MAX = 5000;
-export const EMAIL_MAX = 254;
+export { SUBJECT_MAX, TICKET_MESSAGE_MAX as MESSAGE_MAX } from '@common/schemas/commerce.ts';
+export { EMAIL_MAX_LENGTH as EMAIL_MAX } from '@common/schemas/auth.ts';
 
 export interface TicketFormValues {
   subject: string;
@@ -46,23 +47,13 @@ export interface TicketBody {
   email?: string;
 }
 
-const length = (text: string) => [...text].length;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** `needsEmail`: visitors give an address to be answered at; signed-in users file as themselves. */
+/**
+ * `needsEmail`: visitors give an address to be answered at; signed-in users file as themselves.
+ * The body is checked against the schema `POST /api/support/tickets` is validated with.
+ */
 export function validateTicket(values: TicketFormValues, needsEmail: boolean): TicketErrors {
-  const errors: TicketErrors = {};
-  const subject = values.subject.trim();
-  const message = values.message.trim();
-  if (!subject) errors.subject = 'Subject is required';
-  else if (length(subject) > SUBJECT_MAX) errors.subject = `Subject must be at most ${SUBJECT_MAX} characters`;
-  if (!message) errors.message = 'Message is required';
-  else if (length(message) > MESSAGE_MAX) errors.message = `Message must be at most ${MESSAGE_MAX} characters`;
-  if (needsEmail) {
-    const email = values.email.trim();
-    if (!email) errors.email = 'Email is required';
-    else if (!EMAIL_PATTERN.test(email) || length(email) > EMAIL_MAX) errors.email = 'Please enter a valid email address';
-  }
+  const errors: TicketErrors = issuesByField(NewTicketSchema, ticketBody(values, needsEmail));
+  if (needsEmail && !values.email.trim()) errors.email = 'Email is required';
   return errors;
 }
 

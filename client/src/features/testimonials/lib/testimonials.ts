@@ -1,4 +1,4 @@
-import type { NewTestimonial, Testimonial, TestimonialStats } from '../api/testimonials.ts';
+import type { NewTestimonial, Testimonial } from '../api/testimonials.ts';
 
 /** Spec §9: 'Recent' testimonials are those dated after 1 August 2024. */
 export const RECENT_AFTER = Date.UTC(2024, 7, 1);
@@ -27,17 +27,7 @@ export function filterTestimonials<T extends Pick<Testimonial, 'date' | 'verifie
   }
 }
 
-/** The same figures the server computes (average to one decimal, satisfaction = share of 4+ stars). */
-export function testimonialStats(list: readonly Pick<Testimonial, 'rating' | 'verified'>[]): TestimonialStats {
-  if (list.length === 0) return { count: 0, averageRating: 0, verifiedCount: 0, satisfaction: 0 };
-  const total = list.reduce((sum, t) => sum + t.rating, 0);
-  return {
-    count: list.length,
-    averageRating: Math.round((total / list.length) * 10) / 10,
-    verifiedCount: list.filter((t) => t.verified).length,
-    satisfaction: Math.round((list.filter((t) => t.rating >= 4).length / list.length) * 100),
-  };
-}
+export { testimonialStats } from '@common/testimonial-stats.ts';
 
 /** "2024-03-14T16:20:00.000Z" → "March 14, 2024" (the calendar day in UTC, as stored). */
 export function formatTestimonialDate(iso: string): string {
