@@ -3,6 +3,7 @@ import { ApiError, isAbortError } from '../../../lib/api-client.ts';
 import { recordServerTime } from '../../../lib/server-clock.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { emitIfConnected, emitWithAck, getSocket, isSocketConnected, onSocketConnect } from '../../../lib/socket.ts';
+import { UseCounts } from '../../../lib/use-counts.ts';
 import {
   acceptHighestBid,
   CHAT_INITIAL_LIMIT,
@@ -78,7 +79,7 @@ const roomOf = (carId: number): CarRoom | undefined => useCarRoomStore.getState(
 // ── Open rooms and the socket ─────────────────────────────────────────────────────────────────
 
 /** Mounted screens per car (React StrictMode mounts twice; two panels may share a room). */
-const openCount = new Map<number, number>();
+const openCount = new UseCounts<number>();
 /** Rooms closed while offline: a recovered connection may still hold them on the server. */
 const leftWhileOffline = new Set<number>();
 let listening = false;
@@ -147,9 +148,7 @@ async function joinAndSync(carId: number): Promise<void> {
 /** Starts (or shares) the room of `carId`: joins it live and loads its snapshots. */
 export function openRoom(carId: number): void {
   listen();
-  const count = openCount.get(carId) ?? 0;
-  openCount.set(carId, count + 1);
-  if (count > 0) return;
+  if (!openCount.open(carId)) return;
   leftWhileOffline.delete(carId);
   useCarRoomStore.setState((state) => ({ rooms: { ...state.rooms, [carId]: state.rooms[carId] ?? emptyRoom(carId) } }));
   if (isSocketConnected()) void joinAndSync(carId);
@@ -158,12 +157,7 @@ export function openRoom(carId: number): void {
 
 /** Ends one user of the room; the last one leaves it and forgets its state. */
 export function closeRoom(carId: number): void {
-  const count = openCount.get(carId) ?? 0;
-  if (count > 1) {
-    openCount.set(carId, count - 1);
-    return;
-  }
-  openCount.delete(carId);
+  if (!openCount.close(carId)) return;
   if (!emitIfConnected('car:leave', { carId })) leftWhileOffline.add(carId);
   useCarRoomStore.setState((state) => {
     if (!(carId in state.rooms)) return state;

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { PartyAction } from '@common/order-lifecycle.ts';
 import { ApiError, isAbortError } from '../../../lib/api-client.ts';
 import { mergeOrder } from '../../../lib/order-merge.ts';
+import { UseCounts } from '../../../lib/use-counts.ts';
 import { getSocket, onSocketConnect } from '../../../lib/socket.ts';
 import { getOrder, postOrderAction, toPushedOrder, type ActionBodies, type OrderWithEvents } from '../api/orders-api.ts';
 
@@ -46,7 +47,7 @@ export function applyOrder(order: OrderWithEvents): void {
   });
 }
 
-const openCount = new Map<number, number>();
+const openCount = new UseCounts<number>();
 let listening = false;
 
 function listen(): void {
@@ -82,9 +83,7 @@ export async function syncOrder(orderId: number): Promise<void> {
 /** Starts (or shares) the live view of an order. */
 export function openOrder(orderId: number): void {
   listen();
-  const count = openCount.get(orderId) ?? 0;
-  openCount.set(orderId, count + 1);
-  if (count > 0) return;
+  if (!openCount.open(orderId)) return;
   useOrderStore.setState((state) => ({
     entries: { ...state.entries, [orderId]: { status: 'loading', order: null, error: null } },
   }));
@@ -93,12 +92,7 @@ export function openOrder(orderId: number): void {
 
 /** Ends one viewer of the order; the last one forgets it. */
 export function closeOrder(orderId: number): void {
-  const count = openCount.get(orderId) ?? 0;
-  if (count > 1) {
-    openCount.set(orderId, count - 1);
-    return;
-  }
-  openCount.delete(orderId);
+  if (!openCount.close(orderId)) return;
   useOrderStore.setState((state) => {
     if (!(orderId in state.entries)) return state;
     const entries = { ...state.entries };
