@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TSchema } from 'typebox';
 import { LoginSchema, ProfileChangesSchema, RegisterSchema } from '@common/schemas/auth.ts';
 import { NewTestimonialSchema, NewTicketSchema, ORDER_ACTION_BODIES, PlaceBidSchema, PlaceOrderSchema, PostChatSchema, WatchSchema } from '@common/schemas/commerce.ts';
-import { ListingEditSchema, NewListingSchema } from '@common/schemas/listing.ts';
+import { ListingEditSchema, NewListingSchema, SAMPLE_LISTING } from '@common/schemas/listing.ts';
 import { checkAgainst, type FieldIssue } from '@common/validation.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { createUser, type SignedInUser } from './helpers/users.ts';
@@ -27,19 +27,7 @@ afterAll(async () => {
 const text = (length: number, unit = 'a') => unit.repeat(length);
 const inTwoDays = () => new Date(Date.now() + 2 * 86_400_000).toISOString();
 
-const listing = {
-  make: 'Porsche',
-  model: '911 Carrera S',
-  year: 2021,
-  price: 118_500,
-  mileage: 12_400,
-  condition: 'Excellent',
-  location: 'Austin, TX',
-  description: 'One owner, full service history.',
-  features: ['Sport Chrono'],
-  bodyStyle: 'coupe',
-  draft: true,
-};
+const listing = { ...SAMPLE_LISTING, draft: true };
 
 interface Endpoint {
   name: string;

@@ -86,6 +86,20 @@ export const AuctionTermsSchema = Type.Object(
   { ...strict, description: 'Sell at a timed auction: price is then the starting bid' },
 );
 
+/** A listing as the API documents it and the tests send it. */
+export const SAMPLE_LISTING = {
+  make: 'Porsche',
+  model: '911 Carrera S',
+  year: 2021,
+  price: 118_500,
+  mileage: 12_400,
+  condition: 'Excellent',
+  location: 'Austin, TX',
+  description: 'One owner, full service history, paint protection film.',
+  features: ['Sport Chrono', 'PDK', 'Bose audio'],
+  bodyStyle: 'coupe',
+} as const;
+
 export const NewListingSchema = Type.Object(
   {
     ...listingFields,
@@ -95,20 +109,7 @@ export const NewListingSchema = Type.Object(
   {
     ...strict,
     title: 'NewListing',
-    examples: [
-      {
-        make: 'Porsche',
-        model: '911 Carrera S',
-        year: 2021,
-        price: 118_500,
-        mileage: 12_400,
-        condition: 'Excellent',
-        location: 'Austin, TX',
-        description: 'One owner, full service history, paint protection film.',
-        features: ['Sport Chrono', 'PDK', 'Bose audio'],
-        bodyStyle: 'coupe',
-      },
-    ],
+    examples: [SAMPLE_LISTING],
   },
 );
 export type NewListing = Static<typeof NewListingSchema>;

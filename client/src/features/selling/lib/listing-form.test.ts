@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+import { SAMPLE_LISTING } from '@common/schemas/listing.ts';
   auctionEndBounds,
   defaultAuctionEnd,
   EDITABLE_FIELDS,
@@ -127,16 +128,9 @@ describe('featureError', () => {
 describe('request bodies', () => {
   it('builds a trimmed NewListing with numbers, as a draft when asked', () => {
     expect(toNewListing({ ...VALID, make: ' Porsche ', features: [' PDK ', ''] }, true)).toEqual({
-      make: 'Porsche',
-      model: '911 Carrera S',
-      year: 2021,
-      price: 118_500,
-      mileage: 12_400,
-      condition: 'Excellent',
-      location: 'Austin, TX',
+      ...SAMPLE_LISTING,
       description: 'One owner, full service history.',
       features: ['PDK'],
-      bodyStyle: 'coupe',
       draft: true,
     });
     expect(toNewListing(VALID, false)).not.toHaveProperty('draft');
