@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
 import { SAMPLE_LISTING } from '@common/schemas/listing.ts';
+import {
   auctionEndBounds,
   defaultAuctionEnd,
   EDITABLE_FIELDS,
