@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { ESCROW_PLANS, smallestPlanFor, amountCharged } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { Fact, Facts } from '../../../components/ui/facts.tsx';
 import { ErrorNotice } from '../../../components/ui/load-state.tsx';
 import { ModalDialog } from '../../../components/ui/modal-dialog.tsx';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
@@ -113,34 +114,19 @@ function AcceptBidBody({
       <p className="accept-bid__lead">
         Accept <strong data-testid="accept-bid-amount">{formatUsd(bid.amount)}</strong> from <strong>{bid.userName}</strong>?
       </p>
-      <dl className="modal-dialog__facts">
-        <div>
-          <dt>Highest bid</dt>
-          <dd>{formatUsd(bid.amount)}</dd>
-        </div>
-        <div>
-          <dt>Bidder</dt>
-          <dd>{bid.userName}</dd>
-        </div>
-        <div>
-          <dt>Placed</dt>
-          <dd>
-            <time dateTime={bid.timestamp}>{formatDateTime(bid.timestamp)}</time>
-          </dd>
-        </div>
-        <div>
-          <dt>Asking price</dt>
-          <dd>{formatUsd(listing.price)}</dd>
-        </div>
+      <Facts className="modal-dialog__facts">
+        <Fact label="Highest bid">{formatUsd(bid.amount)}</Fact>
+        <Fact label="Bidder">{bid.userName}</Fact>
+        <Fact label="Placed">
+          <time dateTime={bid.timestamp}>{formatDateTime(bid.timestamp)}</time>
+        </Fact>
+        <Fact label="Asking price">{formatUsd(listing.price)}</Fact>
         {plan && (
-          <div>
-            <dt>Escrow plan (fee paid by the buyer)</dt>
-            <dd>
-              {ESCROW_PLANS[plan].name}, {formatUsd(ESCROW_PLANS[plan].price)}
-            </dd>
-          </div>
+          <Fact label="Escrow plan (fee paid by the buyer)">
+            {ESCROW_PLANS[plan].name}, {formatUsd(ESCROW_PLANS[plan].price)}
+          </Fact>
         )}
-      </dl>
+      </Facts>
       <p className="muted">
         An escrow order is created for {bid.userName} at {formatUsd(bid.amount)}. They pay into escrow; the car leaves the
         market once the payment is held, and you are paid after the buyer approves the car.

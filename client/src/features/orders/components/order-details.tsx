@@ -1,7 +1,8 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { ESCROW_PLANS } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
+import { Fact, Facts } from '../../../components/ui/facts.tsx';
 import { CarIcon } from '../../../components/ui/icons.tsx';
 import { MoneySummary } from '../../../components/ui/money-summary.tsx';
 import { formatDateTime } from '../../../lib/relative-time.ts';
@@ -21,6 +22,8 @@ function CarImage({ src, alt }: { src: string | null; alt: string }) {
   );
 }
 
+const When = ({ iso }: { iso: string }) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
+
 /** The car, the money (price, fee, total) and the plan; the two parties. */
 export function OrderSummary({ order }: { order: OrderWithEvents }) {
   const titleId = useId();
@@ -36,54 +39,24 @@ export function OrderSummary({ order }: { order: OrderWithEvents }) {
           </Link>
         </h2>
         <MoneySummary price={order.amount} fee={order.escrowFee} className="order-totals" testId="order-amounts" />
-        <dl className="order-facts">
-          <div>
-            <dt>Protection plan</dt>
-            <dd>{plan?.name ?? order.plan}</dd>
-          </div>
-          <div>
-            <dt>Inspection period</dt>
-            <dd>{order.inspectionDays === 1 ? '1 day' : `${order.inspectionDays} days`}</dd>
-          </div>
-          <div>
-            <dt>Buyer</dt>
-            <dd>{order.buyerName}</dd>
-          </div>
-          <div>
-            <dt>Seller</dt>
-            <dd>{order.sellerName}</dd>
-          </div>
-          <div>
-            <dt>Placed</dt>
-            <dd>
-              <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
-            </dd>
-          </div>
-        </dl>
+        <Facts className="order-facts">
+          <Fact label="Protection plan">{plan?.name ?? order.plan}</Fact>
+          <Fact label="Inspection period">{order.inspectionDays === 1 ? '1 day' : `${order.inspectionDays} days`}</Fact>
+          <Fact label="Buyer">{order.buyerName}</Fact>
+          <Fact label="Seller">{order.sellerName}</Fact>
+          <Fact label="Placed">
+            <When iso={order.createdAt} />
+          </Fact>
+        </Facts>
       </div>
     </section>
   );
 }
 
-function Facts({ children }: { children: ReactNode }) {
-  return <dl className="order-facts">{children}</dl>;
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
-const When = ({ iso }: { iso: string }) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
-
 function LegFacts({ leg, done, pending }: { leg: PaymentLeg; done: string; pending: string }) {
   const settled = leg.status === 'settled';
   return (
-    <Facts>
+    <Facts className="order-facts">
       <Fact label="Amount">{formatUsd(leg.amount)}</Fact>
       <Fact label="Status">
         <span className={settled ? 'status-badge status-badge--done' : 'status-badge status-badge--pending'}>{settled ? done : pending}</span>
@@ -115,7 +88,7 @@ export function OrderRecords({ order }: { order: OrderWithEvents }) {
         <section className="order-record" data-testid="order-payment" aria-label="Payment">
           <h3 className="order-record__title">Payment</h3>
           {order.payment ? (
-            <Facts>
+            <Facts className="order-facts">
               <Fact label="Reference">
                 <span className="order-ref">{order.payment.reference}</span>
               </Fact>
@@ -133,7 +106,7 @@ export function OrderRecords({ order }: { order: OrderWithEvents }) {
         <section className="order-record" data-testid="order-shipment" aria-label="Shipment">
           <h3 className="order-record__title">Shipment</h3>
           {order.shipment ? (
-            <Facts>
+            <Facts className="order-facts">
               <Fact label="Carrier">{order.shipment.carrier}</Fact>
               <Fact label="Tracking number">
                 <span className="order-ref">{order.shipment.trackingNumber}</span>
