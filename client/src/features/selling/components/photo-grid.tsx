@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type DragEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { ArrowLeftIcon, ArrowRightIcon, GripIcon, TrashIcon } from '../../../components/ui/icons.tsx';
 
 /** One photo in the grid: a preview (object URL or the served card image) and a name to say. */
@@ -142,39 +142,15 @@ export function PhotoGrid({
                 </p>
                 {tile.detail && <p className="photo-tile__detail">{tile.detail}</p>}
                 <div className="photo-tile__actions">
-                  <button
-                    type="button"
-                    className="tile-action"
-                    data-action="earlier"
-                    aria-label={`Move photo ${index + 1} earlier`}
-                    title="Move earlier"
-                    disabled={disabled || index === 0}
-                    onClick={() => move(index, index - 1, 'earlier')}
-                  >
+                  <TileAction action="earlier" label={`Move photo ${index + 1} earlier`} title="Move earlier" disabled={disabled || index === 0} onClick={() => move(index, index - 1, 'earlier')}>
                     <ArrowLeftIcon size={18} />
-                  </button>
-                  <button
-                    type="button"
-                    className="tile-action"
-                    data-action="later"
-                    aria-label={`Move photo ${index + 1} later`}
-                    title="Move later"
-                    disabled={disabled || index === count - 1}
-                    onClick={() => move(index, index + 1, 'later')}
-                  >
+                  </TileAction>
+                  <TileAction action="later" label={`Move photo ${index + 1} later`} title="Move later" disabled={disabled || index === count - 1} onClick={() => move(index, index + 1, 'later')}>
                     <ArrowRightIcon size={18} />
-                  </button>
-                  <button
-                    type="button"
-                    className="tile-action tile-action--remove"
-                    data-action="remove"
-                    aria-label={`Remove photo ${index + 1}`}
-                    title="Remove"
-                    disabled={disabled}
-                    onClick={() => remove(index)}
-                  >
+                  </TileAction>
+                  <TileAction action="remove" label={`Remove photo ${index + 1}`} title="Remove" disabled={disabled} onClick={() => remove(index)}>
                     <TrashIcon size={18} />
-                  </button>
+                  </TileAction>
                 </div>
               </div>
             </li>
@@ -185,5 +161,36 @@ export function PhotoGrid({
         {announcement}
       </p>
     </>
+  );
+}
+
+/** One of a tile's icon buttons: moving the photo earlier or later, or removing it. */
+function TileAction({
+  action,
+  label,
+  title,
+  disabled,
+  onClick,
+  children,
+}: {
+  action: 'earlier' | 'later' | 'remove';
+  label: string;
+  title: string;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={action === 'remove' ? 'tile-action tile-action--remove' : 'tile-action'}
+      data-action={action}
+      aria-label={label}
+      title={title}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {children}
+    </button>
   );
 }
