@@ -142,13 +142,31 @@ export function PhotoGrid({
                 </p>
                 {tile.detail && <p className="photo-tile__detail">{tile.detail}</p>}
                 <div className="photo-tile__actions">
-                  <TileAction action="earlier" label={`Move photo ${index + 1} earlier`} title="Move earlier" disabled={disabled || index === 0} onClick={() => move(index, index - 1, 'earlier')}>
+                  <TileAction
+                    action="earlier"
+                    label={`Move photo ${index + 1} earlier`}
+                    title="Move earlier"
+                    disabled={disabled || index === 0}
+                    onClick={() => move(index, index - 1, 'earlier')}
+                  >
                     <ArrowLeftIcon size={18} />
                   </TileAction>
-                  <TileAction action="later" label={`Move photo ${index + 1} later`} title="Move later" disabled={disabled || index === count - 1} onClick={() => move(index, index + 1, 'later')}>
+                  <TileAction
+                    action="later"
+                    label={`Move photo ${index + 1} later`}
+                    title="Move later"
+                    disabled={disabled || index === count - 1}
+                    onClick={() => move(index, index + 1, 'later')}
+                  >
                     <ArrowRightIcon size={18} />
                   </TileAction>
-                  <TileAction action="remove" label={`Remove photo ${index + 1}`} title="Remove" disabled={disabled} onClick={() => remove(index)}>
+                  <TileAction
+                    action="remove"
+                    label={`Remove photo ${index + 1}`}
+                    title="Remove"
+                    disabled={disabled}
+                    onClick={() => remove(index)}
+                  >
                     <TrashIcon size={18} />
                   </TileAction>
                 </div>
