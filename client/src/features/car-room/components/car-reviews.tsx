@@ -10,7 +10,7 @@ export function CarReviews({ reviews }: { reviews: Review[] }) {
   const average = reviews.length > 0 ? reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length : null;
   return (
     <section className="room-card" aria-labelledby={titleId}>
-      <div className="room-card__heading">
+      <div className="split-row room-card__heading">
         <h2 id={titleId} className="room-card__title">
           Customer Reviews
         </h2>

@@ -78,7 +78,7 @@ export function LiveDiscussion({
 
   return (
     <section className="room-card chat" aria-labelledby={titleId}>
-      <div className="chat__header">
+      <div className="split-row chat__header">
         <h2 id={titleId} className="room-card__title">
           <MessageIcon size={20} /> Live Discussion
         </h2>

@@ -96,7 +96,7 @@ export function PricingCard({
       {auction?.live && <AuctionClock view={auction} ownCar={ownCar} />}
 
       <dl className="pricing-stats">
-        <div className="pricing-stats__item">
+        <div className="split-row pricing-stats__item">
           <dt>
             <TrendIcon size={16} /> Price vs Market
           </dt>
@@ -112,13 +112,13 @@ export function PricingCard({
             )}
           </dd>
         </div>
-        <div className="pricing-stats__item">
+        <div className="split-row pricing-stats__item">
           <dt>
             <GavelIcon size={16} /> Active bids
           </dt>
           <dd data-testid="active-bids">{currentBids.toLocaleString('en-US')}</dd>
         </div>
-        <div className="pricing-stats__item">
+        <div className="split-row pricing-stats__item">
           <dt>
             <EyeIcon size={16} /> Currently viewing
           </dt>
@@ -127,7 +127,7 @@ export function PricingCard({
             {viewers.toLocaleString('en-US')}
           </dd>
         </div>
-        <div className="pricing-stats__item">
+        <div className="split-row pricing-stats__item">
           <dt>
             <TrophyIcon size={16} /> Highest bid
           </dt>

@@ -153,7 +153,7 @@ function CardAuction({ auction }: { auction: CardAuctionView }) {
           ? OUTCOME_TEXT[auction.outcome]
           : 'Bidding closed';
     return (
-      <div className="car-card__auction car-card__auction--ended" data-testid="card-auction" data-state="ended">
+      <div className="split-row car-card__auction car-card__auction--ended" data-testid="card-auction" data-state="ended">
         <p className="car-card__auction-ended">
           <span className="car-card__auction-flag">Auction ended</span>
           <span data-testid="card-outcome">{text}</span>
@@ -163,7 +163,7 @@ function CardAuction({ auction }: { auction: CardAuctionView }) {
   }
   const reserve = !auction.hasReserve ? 'No reserve' : auction.reserveMet ? 'Reserve met' : 'Reserve not met';
   return (
-    <div className="car-card__auction" data-testid="card-auction" data-state="running">
+    <div className="split-row car-card__auction" data-testid="card-auction" data-state="running">
       <Countdown endsAt={auction.endsAt} extendedAt={auction.extendedAt} testId="card-countdown" />
       <p className={`car-card__reserve car-card__reserve--${auction.reserveMet || !auction.hasReserve ? 'ok' : 'open'}`} data-testid="card-reserve">
         {reserve}

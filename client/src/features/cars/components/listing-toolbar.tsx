@@ -22,7 +22,7 @@ export function ListingToolbar({
 }) {
   const sortId = useId();
   return (
-    <div className="listing-toolbar">
+    <div className="split-row listing-toolbar">
       <FilterChips label="Category" options={FILTER_OPTIONS} value={filter} onChange={onFilterChange} />
       <div className="sort-control">
         <label htmlFor={sortId}>Sort by</label>

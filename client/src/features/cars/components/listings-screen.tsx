@@ -79,7 +79,7 @@ export function ListingsScreen() {
         aria-labelledby="listings-title"
         aria-busy={result.status === 'loading'}
       >
-        <div className="listings__header">
+        <div className="split-row listings__header">
           <h2 id="listings-title" className="section-title">
             Available Vehicles
           </h2>
@@ -132,7 +132,7 @@ export function ListingsScreen() {
 
           {result.status === 'success' && hasCars && (
             <>
-              <ul className="car-grid" aria-label="Vehicles">
+              <ul className="tile-grid car-grid" aria-label="Vehicles">
                 {result.data.cars.map((car) => (
                   <li key={car.id}>
                     <CarCard car={car} />

@@ -74,7 +74,7 @@ function Dashboard({ user }: { user: SessionUser }) {
   return (
     <div className="dashboard" data-testid="dashboard">
       <section className="dash-hero" aria-labelledby={titleId}>
-        <div className="container dash-hero__inner">
+        <div className="container split-row dash-hero__inner">
           <div>
             <p className="eyebrow">Your dashboard</p>
             <h1 id={titleId} className="dash-hero__title">

@@ -26,7 +26,7 @@ export function MyListingsPanel({ userId }: { userId: number }) {
     <Loaded resource={resource} retry={retry} label="Loading your listings...">
       {(listings) => (
         <div className="my-listings">
-          <div className="my-listings__head">
+          <div className="split-row my-listings__head">
             <p className="muted">
               {listings.length === 0
                 ? 'You have no listings yet.'

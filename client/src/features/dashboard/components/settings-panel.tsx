@@ -16,7 +16,7 @@ function SettingsTile({ icon, title, children, action }: { icon: ReactNode; titl
 /** "Settings": profile, security, notifications and payments, and where each is changed. */
 export function SettingsPanel({ onEditProfile }: { onEditProfile: () => void }) {
   return (
-    <ul className="settings-grid">
+    <ul className="tile-grid">
       <SettingsTile
         icon={<UserIcon size={22} />}
         title="Profile Information"

@@ -35,7 +35,7 @@ export function WatchlistPanel() {
             </Link>
           </EmptyPanel>
         ) : (
-          <ul className="watch-grid" aria-label="Watched cars">
+          <ul className="tile-grid" aria-label="Watched cars">
             {cars.map((car) => (
               <li key={car.id} className="watch-card" data-testid="watch-card">
                 <Thumb src={car.primary_image} />

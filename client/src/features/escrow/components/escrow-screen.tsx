@@ -111,7 +111,7 @@ export function EscrowScreen() {
             How Escrow Works
           </h2>
         </div>
-        <ol className="escrow-steps">
+        <ol className="tile-grid escrow-steps">
           {STEPS.map((step, index) => (
             <li key={step.title} className="card escrow-step">
               <span className="escrow-step__number" aria-hidden="true">
@@ -137,7 +137,7 @@ export function EscrowScreen() {
               pre-selected when you buy a car with escrow.
             </p>
           </div>
-          <div className="plan-grid">
+          <div className="tile-grid plan-grid">
             {PLAN_LIST.map((p) => (
               <PlanCard key={p.id} plan={p} selected={p.id === plan} onSelect={() => setPlan(p.id)} />
             ))}
@@ -160,7 +160,7 @@ export function EscrowScreen() {
               Your money is protected at every step
             </h2>
           </div>
-          <ul className="security-grid">
+          <ul className="tile-grid security-grid">
             {SECURITY.map((item) => (
               <li key={item.title} className="security-item">
                 <span className="security-item__icon">{item.icon}</span>

@@ -21,7 +21,7 @@ export function PlanCard({
   return (
     <article className={classes} aria-labelledby={nameId} data-testid="plan-card" data-plan={plan.id}>
       {plan.popular && <p className="plan-card__ribbon">Most Popular</p>}
-      <div className="plan-card__head">
+      <div className="split-row plan-card__head">
         <h3 id={nameId} className="plan-card__name">
           {plan.name}
         </h3>

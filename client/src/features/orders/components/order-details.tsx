@@ -84,7 +84,7 @@ export function OrderRecords({ order }: { order: OrderWithEvents }) {
       <h2 id={titleId} className="order-card__title">
         Payment and delivery
       </h2>
-      <div className="order-records">
+      <div className="tile-grid order-records">
         <section className="order-record" data-testid="order-payment" aria-label="Payment">
           <h3 className="order-record__title">Payment</h3>
           {order.payment ? (

@@ -110,7 +110,7 @@ function EditListingView({ car, user, onCar }: { car: CarDetail; user: SessionUs
         <ArrowLeftIcon size={18} />
         Back to My Listings
       </Link>
-      <header className="edit-listing__header">
+      <header className="split-row edit-listing__header">
         <div>
           <p className="eyebrow eyebrow--dark">Edit listing</p>
           <h1 id={titleId} className="page-title edit-listing__title">

@@ -65,7 +65,7 @@ export function ListingPreview({
               <p className="car-card__market-value">{MARKET_VALUE_PENDING}</p>
             </div>
             {auction && (
-              <div className="car-card__auction" data-testid="preview-auction">
+              <div className="split-row car-card__auction" data-testid="preview-auction">
                 <Countdown endsAt={auction.endsAt} testId="preview-countdown" />
                 <p className={`car-card__reserve car-card__reserve--${reserve === undefined ? 'ok' : 'open'}`}>
                   {reserve === undefined ? 'No reserve' : 'Reserve not met'}

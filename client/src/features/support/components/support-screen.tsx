@@ -45,7 +45,7 @@ export function SupportScreen() {
       />
 
       <div className="container page-overlap">
-        <ul className="contact-grid" aria-label="Contact options">
+        <ul className="tile-grid contact-grid" aria-label="Contact options">
           <ContactCard
             icon={<PhoneIcon size={24} />}
             title="Phone"

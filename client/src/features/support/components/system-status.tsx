@@ -75,7 +75,7 @@ export function SystemStatus() {
         </li>
       </ul>
 
-      <div className="status__footer">
+      <div className="split-row status__footer">
         <p className="status__checked" data-testid="status-checked">
           {checkedAt ? (
             <>

@@ -38,7 +38,7 @@ export function TestimonialCard({ testimonial: t }: { testimonial: Testimonial }
         )}
       </header>
 
-      <div className="testimonial-card__meta">
+      <div className="split-row testimonial-card__meta">
         <StarRating rating={t.rating} />
         {date && (
           <time className="testimonial-card__date" dateTime={t.date}>

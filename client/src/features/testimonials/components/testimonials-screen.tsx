@@ -85,7 +85,7 @@ export function TestimonialsScreen() {
         </ul>
 
         <section className="testimonials" aria-labelledby={listTitleId} aria-busy={resource.status === 'loading'}>
-          <div className="testimonials__toolbar">
+          <div className="split-row testimonials__toolbar">
             <h2 id={listTitleId} className="section-title">
               What our customers say
             </h2>
@@ -106,7 +106,7 @@ export function TestimonialsScreen() {
                   <p className="empty-state__title">{EMPTY_TEXT[filter]}</p>
                 </div>
               ) : (
-                <ul className="testimonial-grid">
+                <ul className="tile-grid testimonial-grid">
                   {shown.map((t) => (
                     <li key={t.id}>
                       <TestimonialCard testimonial={t} />
