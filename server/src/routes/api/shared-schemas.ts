@@ -1,5 +1,7 @@
-import { Type } from 'typebox';
+import { Type, type TString } from 'typebox';
+import { notFound } from '../../lib/errors.ts';
 import { IsoDateTime } from '../../lib/schemas.ts';
+import { parseId } from '../../services/cars.ts';
 
 export const ChatMessageSchema = Type.Object(
   {
@@ -55,4 +57,11 @@ export const CarSummarySchema = Type.Object(
 );
 
 /** Path ids arrive as text; services answer 404 for anything that is not a positive integer. */
-export const IdParam = (name: string) => Type.Object({ [name]: Type.String({ maxLength: 20 }) });
+export const IdParam = <N extends string>(name: N) => Type.Object({ [name]: Type.String({ maxLength: 20 }) } as Record<N, TString>);
+
+/** The number a path id names; anything that is not a positive integer is a 404 with `message`. */
+export function pathId(raw: string, message: string): number {
+  const id = parseId(raw);
+  if (id === null) throw notFound(message);
+  return id;
+}

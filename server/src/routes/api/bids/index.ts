@@ -2,11 +2,9 @@ import { PlaceBidSchema } from '@common/schemas/commerce.ts';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BID_RULE_DESCRIPTION } from '@common/bid-rules.ts';
-import { notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
 import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
-import { parseId } from '../../../services/cars.ts';
-import { BidSchema, CarSummarySchema } from '../shared-schemas.ts';
+import { BidSchema, CarSummarySchema, IdParam, pathId } from '../shared-schemas.ts';
 
 const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const bids = app.services.bids;
@@ -57,15 +55,11 @@ const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['bids'],
         summary: "A car's accepted bids, newest first (public)",
-        params: Type.Object({ carId: Type.String({ maxLength: 20 }) }),
+        params: IdParam('carId'),
         response: { 200: Envelope(Type.Object({ bids: Type.Array(BidSchema) })), 404: ErrorBody, ...commonErrors },
       },
     },
-    async (request) => {
-      const carId = parseId(request.params.carId);
-      if (carId === null) throw notFound('Car not found');
-      return { data: { bids: await bids.listForCar(carId) } };
-    },
+    async (request) => ({ data: { bids: await bids.listForCar(pathId(request.params.carId, 'Car not found')) } }),
   );
 
   app.get(

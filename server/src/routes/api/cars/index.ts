@@ -3,15 +3,16 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import multipart from '@fastify/multipart';
 import { AppError, notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
-import { DEFAULT_PAGE_SIZE, parseId } from '../../../services/cars.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../services/cars.ts';
 import { MAX_PHOTO_BYTES, unsupportedImage } from '../../../services/photos/photo-processing.ts';
 import { valueCar } from '../../../services/valuation.ts';
 import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
+import { IdParam, pathId } from '../shared-schemas.ts';
 import { OrderWithEventsSchema } from '../orders/index.ts';
 import { AcceptBidSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PhotoOrderSchema } from '@common/schemas/listing.ts';
 import { CarDetailSchema, CarListItemSchema, CarPhotoSchema, PaginationSchema } from './schemas.ts';
 
-const CarIdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
+const CarIdParams = IdParam('id');
 const ImagesBody = Envelope(
   Type.Object({
     images: Type.Array(Type.String(), { description: 'The gallery after the change, first photo first' }),
@@ -23,11 +24,7 @@ const security = [{ bearerAuth: [] }];
 const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const service = app.services.cars;
   const listings = app.services.listings;
-  const carId = (raw: string) => {
-    const id = parseId(raw);
-    if (id === null) throw notFound('Car not found');
-    return id;
-  };
+  const carId = (raw: string) => pathId(raw, 'Car not found');
 
   app.get(
     '/',

@@ -1,11 +1,9 @@
 import { ChatPageQuerySchema, PostChatSchema } from '@common/schemas/commerce.ts';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
-import { parseId } from '../../../services/cars.ts';
 import { CHAT_PAGE_DEFAULT } from '@common/schemas/commerce.ts';
-import { ChatMessageSchema } from '../shared-schemas.ts';
+import { ChatMessageSchema, IdParam, pathId } from '../shared-schemas.ts';
 
 const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const chat = app.services.chat;
@@ -16,14 +14,13 @@ const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['chat'],
         summary: "A car's discussion, oldest first: the latest messages, or those after a message id",
-        params: Type.Object({ carId: Type.String({ maxLength: 20 }) }),
+        params: IdParam('carId'),
         querystring: ChatPageQuerySchema,
         response: { 200: Envelope(Type.Object({ messages: Type.Array(ChatMessageSchema) })), 404: ErrorBody, ...commonErrors },
       },
     },
     async (request) => {
-      const carId = parseId(request.params.carId);
-      if (carId === null) throw notFound('Car not found');
+      const carId = pathId(request.params.carId, 'Car not found');
       const messages = await chat.list(carId, { after: request.query.after, limit: request.query.limit ?? CHAT_PAGE_DEFAULT });
       return { data: { messages } };
     },

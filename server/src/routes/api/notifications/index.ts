@@ -1,9 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
-import { parseId } from '../../../services/cars.ts';
-import { NotificationSchema } from '../shared-schemas.ts';
+import { IdParam, NotificationSchema, pathId } from '../shared-schemas.ts';
 
 const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const notifications = app.services.notifications;
@@ -45,15 +43,11 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['notifications'],
         summary: "Mark one notification read; someone else's or unknown: 404",
         security,
-        params: Type.Object({ id: Type.String({ maxLength: 20 }) }),
+        params: IdParam('id'),
         response: { 200: Envelope(NotificationSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
       },
     },
-    async (request) => {
-      const id = parseId(request.params.id);
-      if (id === null) throw notFound('Notification not found');
-      return { data: await notifications.markRead(request.session!.userId, id) };
-    },
+    async (request) => ({ data: await notifications.markRead(request.session!.userId, pathId(request.params.id, 'Notification not found')) }),
   );
 };
 

@@ -5,11 +5,10 @@ import { DEFAULT_ESCROW_PLAN, ESCROW_PLAN_IDS, type EscrowPlanId } from '@common
 import { ORDER_ACTION_BODIES, PlaceOrderSchema } from '@common/schemas/commerce.ts';
 import { ORDER_ACTORS, ORDER_STATUSES, type PartyAction } from '@common/order-lifecycle.ts';
 import { PAYMENT_METHODS } from '@common/enums.ts';
-import { notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
-import { parseId } from '../../../services/cars.ts';
 import type { ActionInput } from '../../../services/orders/orders-service.ts';
 import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
+import { IdParam, pathId } from '../shared-schemas.ts';
 
 
 const PaymentLegSchema = Type.Object(
@@ -79,7 +78,7 @@ export const OrderWithEventsSchema = Type.Intersect([OrderSchema, Type.Object({ 
   title: 'OrderWithEvents',
 });
 
-const OrderIdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
+const OrderIdParams = IdParam('id');
 
 /** Each move a party may request, with who may request it, its body and its effect. */
 const ACTIONS: { action: PartyAction; who: string; summary: string }[] = [
@@ -118,11 +117,7 @@ const ACTIONS: { action: PartyAction; who: string; summary: string }[] = [
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const orders = app.services.orders;
   const security = [{ bearerAuth: [] }];
-  const orderId = (raw: string) => {
-    const id = parseId(raw);
-    if (id === null) throw notFound('Order not found');
-    return id;
-  };
+  const orderId = (raw: string) => pathId(raw, 'Order not found');
 
   app.post(
     '/',

@@ -1,10 +1,9 @@
 import { WatchSchema } from '@common/schemas/commerce.ts';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { notFound } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
-import { parseId } from '../../../services/cars.ts';
 import { CarListItemSchema } from '../cars/schemas.ts';
+import { IdParam, pathId } from '../shared-schemas.ts';
 
 const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const watchlist = app.services.watchlist;
@@ -56,13 +55,12 @@ const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['watchlist'],
         summary: 'Stop watching a car (200 whether or not it was watched)',
         security,
-        params: Type.Object({ carId: Type.String({ maxLength: 20 }) }),
+        params: IdParam('carId'),
         response: { 200: Envelope(Type.Object({ carId: Type.Integer(), watching: Type.Boolean() })), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
       },
     },
     async (request) => {
-      const carId = parseId(request.params.carId);
-      if (carId === null) throw notFound('Car not found');
+      const carId = pathId(request.params.carId, 'Car not found');
       await watchlist.remove(request.session!.userId, carId);
       return { data: { carId, watching: false } };
     },
