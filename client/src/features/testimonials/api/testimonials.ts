@@ -1,5 +1,7 @@
 import { api } from '../../../lib/api-client.ts';
+import type { Static } from 'typebox';
 import type { Testimonial, TestimonialStats } from '@common/api-types.ts';
+import type { NewTestimonialSchema } from '@common/schemas/commerce.ts';
 
 
 export type { Testimonial, TestimonialStats } from '@common/api-types.ts';
@@ -9,12 +11,7 @@ export interface TestimonialsPage {
   stats: TestimonialStats;
 }
 
-export interface NewTestimonial {
-  rating: number;
-  comment: string;
-  carPurchased?: string;
-  location?: string;
-}
+export type NewTestimonial = Static<typeof NewTestimonialSchema>;
 
 export function getTestimonials(signal?: AbortSignal): Promise<TestimonialsPage> {
   return api.get<TestimonialsPage>('/api/testimonials', { signal });

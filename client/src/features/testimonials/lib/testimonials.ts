@@ -1,3 +1,5 @@
+import { NewTestimonialSchema } from '@common/schemas/commerce.ts';
+import { issuesByField } from '@common/validation.ts';
 import type { NewTestimonial, Testimonial } from '../api/testimonials.ts';
 
 /** Spec §9: 'Recent' testimonials are those dated after 1 August 2024. */
@@ -36,34 +38,20 @@ export function formatTestimonialDate(iso: string): string {
   return date.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 }
 
-export const COMMENT_MIN = 10;
-export const COMMENT_MAX = 2000;
-export const DETAIL_MAX = 100;
+export { COMMENT_MAX, COMMENT_MIN, TESTIMONIAL_DETAIL_MAX as DETAIL_MAX } from '@common/schemas/commerce.ts';
 
 export const RATING_WORDS = ['', 'Poor', 'Fair', 'Good', 'Very good', 'Excellent'] as const;
 
-export interface TestimonialFormValues {
-  rating: number;
-  comment: string;
-  carPurchased: string;
-  location: string;
-}
-
+/** The body's fields, every one present: the optional ones as '' while empty. */
+export type TestimonialFormValues = Required<NewTestimonial>;
 export type TestimonialField = keyof TestimonialFormValues;
 export type TestimonialErrors = Partial<Record<TestimonialField, string>>;
 
-const length = (text: string) => [...text].length;
-
+/** The body is checked against the schema `POST /api/testimonials` is validated with. */
 export function validateTestimonial(values: TestimonialFormValues): TestimonialErrors {
-  const errors: TestimonialErrors = {};
-  if (!Number.isInteger(values.rating) || values.rating < 1 || values.rating > 5) errors.rating = 'Please choose a rating';
-  const comment = values.comment.trim();
-  if (!comment) errors.comment = 'Comment is required';
-  else if (length(comment) < COMMENT_MIN) errors.comment = `Comment must be at least ${COMMENT_MIN} characters`;
-  else if (length(comment) > COMMENT_MAX) errors.comment = `Comment must be at most ${COMMENT_MAX} characters`;
-  if (length(values.carPurchased.trim()) > DETAIL_MAX) errors.carPurchased = `Car must be at most ${DETAIL_MAX} characters`;
-  if (length(values.location.trim()) > DETAIL_MAX) errors.location = `Location must be at most ${DETAIL_MAX} characters`;
-  return errors;
+  const { comment, ...rest } = testimonialBody(values);
+  // A blank comment is a missing one: "Comment is required" rather than "at least 10 characters".
+  return issuesByField(NewTestimonialSchema, comment ? { ...rest, comment } : rest);
 }
 
 /** The POST body: trimmed, optional fields left out when empty. */
