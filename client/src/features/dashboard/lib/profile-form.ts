@@ -1,3 +1,5 @@
+import { PROFILE_LIMITS, ProfileChangesSchema, type ProfileChanges } from '@common/schemas/auth.ts';
+import { issuesByField } from '@common/validation.ts';
 import { detailsByField } from '../../../lib/field-errors.ts';
 
 /**
@@ -6,25 +8,15 @@ import { detailsByField } from '../../../lib/field-errors.ts';
  * the mapping of a 400 `VALIDATION_FAILED` `details` list back onto the fields.
  */
 
-export interface ProfileFormValues {
-  name: string;
-  avatar: string;
-  bio: string;
-  phone: string;
-  location: string;
-}
-
-export type ProfileField = keyof ProfileFormValues;
+/** The fields, in the form's order; the form holds each as text. */
+export const PROFILE_FIELDS = ['name', 'avatar', 'bio', 'phone', 'location'] as const;
+export type ProfileField = (typeof PROFILE_FIELDS)[number];
+export type ProfileFormValues = Record<ProfileField, string>;
 export type ProfileErrors = Partial<Record<ProfileField, string>>;
 
 /** The body of `PUT /api/users/profile`: only these fields, `null` clears an optional one. */
-export interface ProfileChanges {
-  name?: string;
-  avatar?: string | null;
-  bio?: string | null;
-  phone?: string | null;
-  location?: string | null;
-}
+export type { ProfileChanges };
+export { PROFILE_LIMITS };
 
 interface EditableUser {
   name: string;
@@ -33,11 +25,6 @@ interface EditableUser {
   phone: string | null;
   location: string | null;
 }
-
-export const PROFILE_LIMITS = { name: 100, avatar: 500, bio: 500, phone: 30, location: 100 } as const;
-export const PROFILE_FIELDS: readonly ProfileField[] = ['name', 'avatar', 'bio', 'phone', 'location'];
-
-const length = (text: string) => [...text].length;
 
 export function profileFormValues(user: EditableUser): ProfileFormValues {
   return {
@@ -49,37 +36,24 @@ export function profileFormValues(user: EditableUser): ProfileFormValues {
   };
 }
 
+/** Every field as the server would read it: trimmed, an empty optional field as `null`. */
+function trimmed(values: ProfileFormValues): Required<ProfileChanges> {
+  const text = (field: Exclude<ProfileField, 'name'>) => values[field].trim() || null;
+  return { name: values.name.trim(), avatar: text('avatar'), bio: text('bio'), phone: text('phone'), location: text('location') };
+}
+
+/** The form is checked against the schema `PUT /api/users/profile` is validated with. */
 export function validateProfile(values: ProfileFormValues): ProfileErrors {
-  const errors: ProfileErrors = {};
-  const name = values.name.trim();
-  const avatar = values.avatar.trim();
-  const phone = values.phone.trim();
-
-  if (!name) errors.name = 'Please enter your name';
-  else if (length(name) > PROFILE_LIMITS.name) errors.name = `Name must be at most ${PROFILE_LIMITS.name} characters`;
-
-  if (avatar && !/^(https?:\/\/\S+|\/(?!\/)\S*)$/i.test(avatar)) errors.avatar = 'Avatar must be a web address starting with http:// or https://';
-  else if (length(avatar) > PROFILE_LIMITS.avatar) errors.avatar = `Avatar address must be at most ${PROFILE_LIMITS.avatar} characters`;
-
-  if (length(values.bio.trim()) > PROFILE_LIMITS.bio) errors.bio = `Bio must be at most ${PROFILE_LIMITS.bio} characters`;
-
-  if (!/^[0-9+()\-. ]*$/.test(phone)) errors.phone = 'Phone may contain only digits, spaces and + ( ) - .';
-  else if (length(phone) > PROFILE_LIMITS.phone) errors.phone = `Phone must be at most ${PROFILE_LIMITS.phone} characters`;
-
-  if (length(values.location.trim()) > PROFILE_LIMITS.location) {
-    errors.location = `Location must be at most ${PROFILE_LIMITS.location} characters`;
-  }
-  return errors;
+  return issuesByField(ProfileChangesSchema, trimmed(values));
 }
 
 /** Only what changed; text is trimmed and an emptied optional field is sent as `null`. */
 export function profileChanges(values: ProfileFormValues, user: EditableUser): ProfileChanges {
+  const next = trimmed(values);
   const changes: ProfileChanges = {};
-  const name = values.name.trim();
-  if (name !== user.name) changes.name = name;
+  if (next.name !== user.name) changes.name = next.name;
   for (const field of ['avatar', 'bio', 'phone', 'location'] as const) {
-    const next = values[field].trim() || null;
-    if (next !== (user[field] ?? null)) changes[field] = next;
+    if (next[field] !== (user[field] ?? null)) changes[field] = next[field];
   }
   return changes;
 }
