@@ -11,6 +11,7 @@ import {
 } from '@common/listing.ts';
 import { ReservePrice, listingFields, type ListingEdit, type NewListing } from '@common/schemas/listing.ts';
 import { checkAgainst } from '@common/validation.ts';
+import { detailsByField } from '../../../lib/field-errors.ts';
 
 /**
  * The listing form (`/sell` and `/sell/:id/edit`): its values, the live checks (each field is
@@ -329,18 +330,6 @@ export function listingChanges(values: ListingFormValues, car: EditableListing):
  * `features.3` belongs to `features`. Anything that is not such a list gives nothing.
  */
 export function errorsFromDetails(details: unknown): { fields: ListingErrors; other: string[] } {
-  const fields: ListingErrors = {};
-  const other: string[] = [];
-  if (!Array.isArray(details)) return { fields, other };
-  for (const item of details) {
-    if (typeof item !== 'object' || item === null) continue;
-    const { field, message } = item as { field?: unknown; message?: unknown };
-    if (typeof message !== 'string' || !message) continue;
-    const path = typeof field === 'string' ? field.replace(/^\//, '').split(/[./]/) : [];
-    // The auction's parts come as `auction.endsAt` and `auction.reservePrice`.
-    const key = path[0] === 'auction' ? (path[1] === 'reservePrice' ? 'reservePrice' : 'auctionEnds') : path[0];
-    if (key && (LISTING_FIELDS as readonly string[]).includes(key)) fields[key as ListingField] ??= message;
-    else other.push(message);
-  }
-  return { fields, other };
+  // The auction's parts come as `auction.endsAt` and `auction.reservePrice`.
+  return detailsByField(details, LISTING_FIELDS, (path) => (path[0] === 'auction' ? (path[1] === 'reservePrice' ? 'reservePrice' : 'auctionEnds') : path[0]));
 }
