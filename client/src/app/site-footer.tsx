@@ -20,12 +20,12 @@ export function SiteFooter() {
           <p>Premium and luxury cars from verified sellers, protected by escrow.</p>
         </div>
         <div className="site-footer__contact">
-          <p className="site-footer__heading">Customer care</p>
+          <p className="caps-label site-footer__heading">Customer care</p>
           <p>Phone support Mon-Fri 8AM-8PM PST</p>
           <p>Live chat 24/7 · Replies within 4 hours</p>
         </div>
         <div className="site-footer__contact">
-          <p className="site-footer__heading">Buy with confidence</p>
+          <p className="caps-label site-footer__heading">Buy with confidence</p>
           <p>Escrow-protected payments</p>
           <p>7-day money-back guarantee</p>
         </div>

@@ -27,7 +27,7 @@ export function MoneyField(
       {(aria) => {
         const box = (
           <div className={boxClassName ? `money-field__box ${boxClassName}` : 'money-field__box'}>
-            <span className="money-field__prefix" aria-hidden="true">
+            <span className="input-adornment money-field__prefix" aria-hidden="true">
               $
             </span>
             <input

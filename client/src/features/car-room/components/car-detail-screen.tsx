@@ -65,7 +65,7 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
     <>
       <ConnectionBanner />
       <article className="container car-room" aria-labelledby={titleId}>
-        <Link to="/" className="car-room__back">
+        <Link to="/" className="back-link car-room__back">
           <ArrowLeftIcon size={18} />
           Back to Listings
         </Link>
@@ -149,7 +149,7 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
                   Seller
                 </h2>
                 <div className="seller-card__body">
-                  <span className="seller-card__avatar" aria-hidden="true">
+                  <span className="ink-disc seller-card__avatar" aria-hidden="true">
                     <UserIcon size={22} />
                   </span>
                   <div>

@@ -65,13 +65,13 @@ export function PricingCard({
   useAuctionCloseWatch(detail.id, auction?.endsAt ?? null, !(auction?.live && detail.status === 'active'));
   const running = auction !== null && auction.live;
   return (
-    <section className={auction ? 'pricing-card pricing-card--auction' : 'pricing-card'} aria-labelledby={titleId}>
+    <section className={auction ? 'pricing-card accent-bar pricing-card--auction' : 'pricing-card accent-bar'} aria-labelledby={titleId}>
       <h2 id={titleId} className="sr-only">
         {auction ? 'Auction and bidding' : 'Pricing and bidding'}
       </h2>
       {auction ? (
         <>
-          <p className="pricing-card__eyebrow">
+          <p className="caps-label pricing-card__eyebrow">
             <span className="pricing-card__auction-badge">Auction</span>{' '}
             {highestBid === null ? 'Starting bid' : auction.closed ? 'Final bid' : 'Current bid'}
           </p>
@@ -86,7 +86,7 @@ export function PricingCard({
         </>
       ) : (
         <>
-          <p className="pricing-card__eyebrow">Asking price</p>
+          <p className="caps-label pricing-card__eyebrow">Asking price</p>
           <p className="pricing-card__price" data-testid="asking-price">
             {formatUsd(detail.price)}
           </p>
@@ -208,7 +208,7 @@ function RecentBids({ bids, leadLabel }: { bids: Bid[]; leadLabel: string }) {
   const now = serverNow(useNow());
   return (
     <section className="recent-bids" aria-labelledby={titleId}>
-      <h3 id={titleId} className="recent-bids__title">
+      <h3 id={titleId} className="caps-label recent-bids__title">
         Recent bids
       </h3>
       <ol className="recent-bids__list" data-testid="recent-bids">

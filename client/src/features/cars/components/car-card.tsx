@@ -26,7 +26,7 @@ export function CarCard({ car }: { car: CarListItem }) {
 
   return (
     <article className="car-card" data-testid="car-card" aria-labelledby={titleId}>
-      <div className="car-card__media">
+      <div className="media-frame car-card__media">
         {showImage ? (
           <img
             src={car.primary_image ?? undefined}

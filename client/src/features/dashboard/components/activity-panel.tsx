@@ -28,10 +28,10 @@ export function ActivityPanel({ summary, retry }: { summary: Resource<DashboardS
             </Link>
           </EmptyPanel>
         ) : (
-          <ol className="activity-list" aria-label="Recent activity, newest first">
+          <ol className="divided-list" aria-label="Recent activity, newest first">
             {recentActivity.map((item, index) => (
               <li key={`${item.type}-${item.timestamp}-${index}`} className="activity-item" data-testid="activity-item">
-                <span className={`activity-item__icon activity-item__icon--${item.type}`}>{ACTIVITY_ICONS[item.type]}</span>
+                <span className={`icon-disc activity-item__icon activity-item__icon--${item.type}`}>{ACTIVITY_ICONS[item.type]}</span>
                 <div className="activity-item__body">
                   <p className="activity-item__title">
                     {item.carId !== null ? (

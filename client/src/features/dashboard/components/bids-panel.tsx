@@ -23,7 +23,7 @@ export function BidsPanel() {
             </Link>
           </EmptyPanel>
         ) : (
-          <ul className="dash-rows" aria-label="Your bids, newest first">
+          <ul className="divided-list" aria-label="Your bids, newest first">
             {bids.map((bid) => (
               <li key={bid.id} className="dash-row" data-testid="bid-row">
                 <Thumb src={bid.car.primaryImage} />

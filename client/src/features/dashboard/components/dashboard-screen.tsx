@@ -96,7 +96,7 @@ function Dashboard({ user }: { user: SessionUser }) {
         </div>
       </section>
 
-      <div className="container dash-body">
+      <div className="container over-band">
         {!user.email_verified && (
           <div className="alert alert--warning dash-verify" role="region" aria-label="Email verification">
             <div className="alert__body">

@@ -51,7 +51,7 @@ function ListingAuction({ listing, acceptUntil }: { listing: MyListing; acceptUn
   const acceptLeft = useSecondsLeft(acceptUntil ?? null);
   if (!auction.ended) {
     return (
-      <div className="listing-auction" data-testid="listing-auction" data-state="running">
+      <div className="cluster listing-auction" data-testid="listing-auction" data-state="running">
         <Countdown endsAt={auction.endsAt} testId="listing-countdown" extensions={auction.extensions} />
         <span className="listing-auction__reserve">
           {!auction.hasReserve ? 'No reserve' : auction.reserveMet ? 'Reserve met' : 'Reserve not met'}
@@ -61,7 +61,7 @@ function ListingAuction({ listing, acceptUntil }: { listing: MyListing; acceptUn
     );
   }
   return (
-    <div className="listing-auction listing-auction--ended" data-testid="listing-auction" data-state="ended">
+    <div className="cluster listing-auction listing-auction--ended" data-testid="listing-auction" data-state="ended">
       <p className="listing-auction__outcome">
         <ClockIcon size={15} />
         <span>

@@ -19,7 +19,7 @@ export function MessagesPanel() {
             Ask a seller a question in a car&apos;s live discussion and the conversation will appear here.
           </EmptyPanel>
         ) : (
-          <ul className="dash-rows" aria-label="Your discussions, most recent first">
+          <ul className="divided-list" aria-label="Your discussions, most recent first">
             {discussions.map((d) => (
               <li key={d.car.id} className="dash-row" data-testid="discussion-row">
                 <Thumb src={d.car.primaryImage} />

@@ -45,7 +45,7 @@ export function MyListingsPanel({ userId }: { userId: number }) {
               </Link>
             </EmptyPanel>
           ) : (
-            <ul className="dash-rows" aria-label="Your listings, newest first">
+            <ul className="divided-list" aria-label="Your listings, newest first">
               {listings.map((listing) => (
                 <ListingRow key={listing.id} listing={listing} onAction={setAction} />
               ))}

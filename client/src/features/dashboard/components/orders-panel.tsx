@@ -26,7 +26,7 @@ export function OrdersPanel({ userId }: { userId: number }) {
             </Link>
           </EmptyPanel>
         ) : (
-          <ul className="dash-rows" aria-label="Your orders, newest first">
+          <ul className="divided-list" aria-label="Your orders, newest first">
             {orders.map((order) => {
               const name = carName(order.car);
               const plan = ESCROW_PLANS[order.plan]?.name ?? order.plan;

@@ -5,7 +5,7 @@ import { CarIcon } from '../../../components/ui/icons.tsx';
 export function EmptyPanel({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
   return (
     <div className="dash-empty">
-      <span className="dash-empty__icon">{icon}</span>
+      <span className="icon-disc dash-empty__icon">{icon}</span>
       <p className="dash-empty__title">{title}</p>
       <p className="dash-empty__text">{children}</p>
     </div>

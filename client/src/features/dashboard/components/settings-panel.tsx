@@ -5,7 +5,7 @@ import { BellIcon, CardIcon, LockIcon, UserIcon } from '../../../components/ui/i
 function SettingsTile({ icon, title, children, action }: { icon: ReactNode; title: string; children: ReactNode; action?: ReactNode }) {
   return (
     <li className="settings-tile">
-      <span className="settings-tile__icon">{icon}</span>
+      <span className="icon-disc settings-tile__icon">{icon}</span>
       <h3 className="settings-tile__title">{title}</h3>
       <p className="settings-tile__text">{children}</p>
       {action}

@@ -117,7 +117,7 @@ export function EscrowScreen() {
               <span className="escrow-step__number" aria-hidden="true">
                 {index + 1}
               </span>
-              <span className="escrow-step__icon">{step.icon}</span>
+              <span className="ink-disc escrow-step__icon">{step.icon}</span>
               <h3 className="escrow-step__title">{step.title}</h3>
               <p className="escrow-step__text">{step.text}</p>
             </li>

@@ -89,7 +89,7 @@ export function NotificationBell() {
         <div
           ref={panelRef}
           id={panelId}
-          className="bell-panel"
+          className="bell-panel accent-bar"
           role="dialog"
           aria-labelledby={titleId}
           tabIndex={-1}
@@ -201,7 +201,7 @@ function NotificationItem({
   const link = notificationLink(n);
   return (
     <li className={n.read ? 'bell-item' : 'bell-item bell-item--unread'} data-testid="notification-item">
-      <span className="bell-item__icon">
+      <span className="ink-disc bell-item__icon">
         <Icon size={18} />
       </span>
       <div className="bell-item__body">
@@ -210,7 +210,7 @@ function NotificationItem({
           {n.title}
         </p>
         <p className="bell-item__message">{n.message}</p>
-        <div className="bell-item__meta">
+        <div className="cluster bell-item__meta">
           <time dateTime={n.timestamp} title={formatDateTime(n.timestamp)}>
             {formatRelativeTime(n.timestamp, now)}
           </time>

@@ -77,7 +77,7 @@ function OrderView({ order, role }: { order: OrderWithEvents; role: OrderRole })
       <ConnectionBanner />
       <section className="order-hero" aria-labelledby={titleId}>
         <div className="container order-hero__inner">
-          <Link to="/dashboard?tab=orders" className="order-hero__back">
+          <Link to="/dashboard?tab=orders" className="back-link order-hero__back">
             <ArrowLeftIcon size={18} />
             Your orders
           </Link>
@@ -94,10 +94,10 @@ function OrderView({ order, role }: { order: OrderWithEvents; role: OrderRole })
         </div>
       </section>
 
-      <div className="container order-body">
+      <div className="container over-band">
         <div className="order-grid">
-          <section className="card order-card order-next order-grid__next" aria-labelledby={nextId}>
-            <h2 id={nextId} className="order-card__eyebrow">
+          <section className="card order-card order-next accent-bar order-grid__next" aria-labelledby={nextId}>
+            <h2 id={nextId} className="caps-label">
               Next step
             </h2>
             <p ref={nextRef} className="order-next__text" data-testid="order-next-step" aria-live="polite" tabIndex={-1}>

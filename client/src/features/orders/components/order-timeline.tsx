@@ -32,7 +32,7 @@ export function OrderTimeline({ order, role }: { order: OrderWithEvents; role: O
                 {step.state === 'done' && <CheckIcon size={14} />}
               </span>
               <div className="order-step__body">
-                <p className="order-step__title">
+                <p className="cluster order-step__title">
                   {orderStatusLabel(step.status)}
                   {step.state === 'current' && <span className="tag order-step__now">Now</span>}
                   {step.state === 'upcoming' && <span className="sr-only"> (not yet)</span>}

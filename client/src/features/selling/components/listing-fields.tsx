@@ -162,7 +162,7 @@ export function PriceFields({ saleChoice = false, ...props }: BaseProps & { sale
               onChange={(e) => onChange('mileage', e.target.value)}
               onBlur={() => onBlur('mileage')}
             />
-            <span className="affix-input__affix affix-input__affix--suffix" aria-hidden="true">
+            <span className="input-adornment input-adornment--end" aria-hidden="true">
               mi
             </span>
           </div>

@@ -36,11 +36,11 @@ export function ListingPreview({
   return (
     <div className="listing-preview" data-testid="listing-preview">
       <section className="listing-preview__pane" aria-labelledby={cardTitleId}>
-        <h3 id={cardTitleId} className="listing-preview__label">
+        <h3 id={cardTitleId} className="caps-label">
           In the listing
         </h3>
         <article className="car-card listing-preview__card" aria-label={`Listing card: ${title}`} data-testid="preview-card">
-          <div className="car-card__media">
+          <div className="media-frame car-card__media">
             {cover ? (
               <img src={cover.url} alt={title} width={640} height={400} decoding="async" />
             ) : (
@@ -96,7 +96,7 @@ export function ListingPreview({
       </section>
 
       <section className="listing-preview__pane listing-preview__pane--page" aria-labelledby={pageTitleId}>
-        <h3 id={pageTitleId} className="listing-preview__label">
+        <h3 id={pageTitleId} className="caps-label">
           On its car page
         </h3>
         <div className="page-preview" data-testid="preview-page">

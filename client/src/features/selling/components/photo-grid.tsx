@@ -120,7 +120,7 @@ export function PhotoGrid({
               data-testid="photo-tile"
               {...dragHandlers(index)}
             >
-              <div className="photo-tile__media">
+              <div className="media-frame photo-tile__media">
                 <img
                   src={tile.src}
                   alt={`Photo ${index + 1}: ${tile.name}`}

@@ -25,7 +25,7 @@ export function FaqPanel({ onAskUs }: { onAskUs: () => void }) {
         <label htmlFor={searchId} className="sr-only">
           Search questions
         </label>
-        <SearchIcon size={20} className="faq__search-icon" />
+        <SearchIcon size={20} className="input-adornment" />
         <input
           id={searchId}
           className="input faq__search-input"

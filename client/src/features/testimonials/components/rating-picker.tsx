@@ -27,7 +27,7 @@ export function RatingPicker({
       aria-invalid={error ? true : undefined}
     >
       <legend className="field__label">Your rating</legend>
-      <div className="rating-picker__row">
+      <div className="cluster rating-picker__row">
         <div className="rating-picker__stars" onMouseLeave={() => setHovered(0)}>
           {[1, 2, 3, 4, 5].map((n) => {
             const id = `${name}-${n}`;
