@@ -20,38 +20,15 @@ export interface LiveFigures {
  */
 export class AppMetrics {
   readonly registry = new Registry();
-  readonly httpDuration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request duration by route',
-    labelNames: ['method', 'route', 'status_code'] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
-  readonly eventsEmitted = new Counter({
-    name: 'realtime_events_emitted_total',
-    help: 'Events pushed to clients, by event name (one per broadcast, not per recipient)',
-    labelNames: ['event'] as const,
-    registers: [this.registry],
-  });
-  readonly broadcastDuration = new Histogram({
-    name: 'realtime_broadcast_duration_seconds',
-    help: "Time this process spends handing one broadcast to its local sockets, by event",
-    labelNames: ['event'] as const,
-    buckets: [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
-    registers: [this.registry],
-  });
-  readonly bids = new Counter({
-    name: 'bids_total',
-    help: 'Bids resolved, by result',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
-  });
-  readonly slowConsumersDropped = new Counter({
-    name: 'realtime_slow_consumers_dropped_total',
-    help: 'Real-time connections ended because they left too much unread, by transport',
-    labelNames: ['transport'] as const,
-    registers: [this.registry],
-  });
+  readonly httpDuration = this.histogram('http_request_duration_seconds', 'HTTP request duration by route', ['method', 'route', 'status_code'], [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+  ]);
+  readonly eventsEmitted = this.counter('realtime_events_emitted_total', 'Events pushed to clients, by event name (one per broadcast, not per recipient)', ['event']);
+  readonly broadcastDuration = this.histogram('realtime_broadcast_duration_seconds', 'Time this process spends handing one broadcast to its local sockets, by event', ['event'], [
+    0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+  ]);
+  readonly bids = this.counter('bids_total', 'Bids resolved, by result', ['result']);
+  readonly slowConsumersDropped = this.counter('realtime_slow_consumers_dropped_total', 'Real-time connections ended because they left too much unread, by transport', ['transport']);
   readonly sockets: Gauge;
   readonly rooms: Gauge;
   readonly viewedCars: Gauge;
@@ -67,16 +44,10 @@ export class AppMetrics {
    * process reports its own figures whichever process the scrape reached.
    */
   constructor(live: LiveFigures) {
-    this.sockets = new Gauge({ name: 'socketio_connected_sockets', help: 'Socket.IO connections (summed over processes)', registers: [this.registry], collect() {
-      this.set(live.sockets());
-    } });
-    this.rooms = new Gauge({ name: 'socketio_rooms', help: 'Socket.IO rooms (summed over processes)', registers: [this.registry], collect() {
-      this.set(live.rooms());
-    } });
+    this.sockets = this.liveGauge('socketio_connected_sockets', 'Socket.IO connections (summed over processes)', () => live.sockets());
+    this.rooms = this.liveGauge('socketio_rooms', 'Socket.IO rooms (summed over processes)', () => live.rooms());
     // Presence is shared: every process already knows the cluster-wide figure.
-    this.viewedCars = new Gauge({ name: 'presence_viewed_cars', help: 'Cars with at least one viewer (all processes)', registers: [this.registry], aggregator: 'max', collect() {
-      this.set(live.viewedCars());
-    } });
+    this.viewedCars = this.liveGauge('presence_viewed_cars', 'Cars with at least one viewer (all processes)', () => live.viewedCars(), 'max');
     this.dbConnections = new Gauge({
       name: 'db_connections',
       help: "This app's PostgreSQL connections by state (all processes), read at scrape time",
@@ -91,6 +62,21 @@ export class AppMetrics {
       },
     });
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
+  }
+
+  private counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  private histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+    return new Histogram({ name, help, labelNames, buckets, registers: [this.registry] });
+  }
+
+  /** A gauge that reads `read()` when collected; `aggregator` says how a cluster combines the processes' figures. */
+  private liveGauge(name: string, help: string, read: () => number, aggregator: 'sum' | 'max' = 'sum'): Gauge {
+    return new Gauge({ name, help, aggregator, registers: [this.registry], collect() {
+      this.set(read());
+    } });
   }
 }
 
