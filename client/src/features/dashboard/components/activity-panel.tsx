@@ -21,11 +21,8 @@ export function ActivityPanel({ summary, retry }: { summary: Resource<DashboardS
     <Loaded resource={summary} retry={retry} label="Loading activity...">
       {({ recentActivity }) =>
         recentActivity.length === 0 ? (
-          <EmptyPanel icon={<ActivityIcon size={28} />} title="No recent activity yet">
-            Bids, messages and purchases from the last 30 days will show up here.{' '}
-            <Link to="/" className="text-link">
-              Explore the listings
-            </Link>
+          <EmptyPanel icon={<ActivityIcon size={28} />} title="No recent activity yet" link={{ to: '/', label: 'Explore the listings' }}>
+            Bids, messages and purchases from the last 30 days will show up here.
           </EmptyPanel>
         ) : (
           <ol className="divided-list" aria-label="Recent activity, newest first">

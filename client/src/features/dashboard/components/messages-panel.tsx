@@ -5,7 +5,7 @@ import { formatRelativeTime } from '../../../lib/relative-time.ts';
 import { useResource } from '../../../lib/use-resource.ts';
 import { getMyDiscussions } from '../api/dashboard.ts';
 import { carName } from '../lib/dashboard-format.ts';
-import { EmptyPanel, Thumb } from './panel-parts.tsx';
+import { CarRow, EmptyPanel } from './panel-parts.tsx';
 import { carPath } from '@common/paths.ts';
 
 /** "Messages": the car discussions the viewer took part in. */
@@ -21,21 +21,21 @@ export function MessagesPanel() {
         ) : (
           <ul className="divided-list" aria-label="Your discussions, most recent first">
             {discussions.map((d) => (
-              <li key={d.car.id} className="dash-row" data-testid="discussion-row">
-                <Thumb src={d.car.primaryImage} />
-                <div className="dash-row__main">
-                  <Link to={carPath(d.car.id)} className="dash-row__title dash-link">
-                    {carName(d.car)}
+              <CarRow
+                key={d.car.id}
+                car={d.car}
+                data-testid="discussion-row"
+                aside={
+                  <Link to={carPath(d.car.id)} className="btn btn--outline btn--sm" aria-label={`Open discussion about the ${carName(d.car)}`}>
+                    Open
                   </Link>
-                  <p className="dash-row__meta">
-                    {d.messageCount === 1 ? '1 message' : `${d.messageCount} messages`} · last{' '}
-                    <time dateTime={d.lastMessageAt}>{formatRelativeTime(d.lastMessageAt)}</time>
-                  </p>
-                </div>
-                <Link to={carPath(d.car.id)} className="btn btn--outline btn--sm" aria-label={`Open discussion about the ${carName(d.car)}`}>
-                  Open
-                </Link>
-              </li>
+                }
+              >
+                <p className="dash-row__meta">
+                  {d.messageCount === 1 ? '1 message' : `${d.messageCount} messages`} · last{' '}
+                  <time dateTime={d.lastMessageAt}>{formatRelativeTime(d.lastMessageAt)}</time>
+                </p>
+              </CarRow>
             ))}
           </ul>
         )

@@ -38,11 +38,8 @@ export function MyListingsPanel({ userId }: { userId: number }) {
             </Link>
           </div>
           {listings.length === 0 ? (
-            <EmptyPanel icon={<CarIcon size={28} />} title="Nothing listed yet">
-              List your car with photos in a few minutes; buyers bid or buy it through escrow.{' '}
-              <Link to="/sell" className="text-link">
-                Sell your car
-              </Link>
+            <EmptyPanel icon={<CarIcon size={28} />} title="Nothing listed yet" link={{ to: '/sell', label: 'Sell your car' }}>
+              List your car with photos in a few minutes; buyers bid or buy it through escrow.
             </EmptyPanel>
           ) : (
             <ul className="divided-list" aria-label="Your listings, newest first">

@@ -1,14 +1,54 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type HTMLAttributes, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { carPath } from '@common/paths.ts';
 import { CarIcon } from '../../../components/ui/icons.tsx';
+import { carName } from '../lib/dashboard-format.ts';
 
-/** What a dashboard tab shows when it has nothing yet, and where to start. */
-export function EmptyPanel({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+/** What a dashboard tab shows when it has nothing yet, and where to start (`link`, after the text). */
+export function EmptyPanel({ icon, title, link, children }: { icon: ReactNode; title: string; link?: { to: string; label: string }; children: ReactNode }) {
   return (
     <div className="dash-empty">
       <span className="icon-disc dash-empty__icon">{icon}</span>
       <p className="dash-empty__title">{title}</p>
-      <p className="dash-empty__text">{children}</p>
+      <p className="dash-empty__text">
+        {children}
+        {link && (
+          <>
+            {' '}
+            <Link to={link.to} className="text-link">
+              {link.label}
+            </Link>
+          </>
+        )}
+      </p>
     </div>
+  );
+}
+
+interface RowCar {
+  id: number;
+  year: number;
+  make: string;
+  model: string;
+  primaryImage: string | null;
+}
+
+/**
+ * A dashboard row about one car: its picture, its name linking to its page, then `children`
+ * (what the row says of it) and `aside` (its status or action) at the end. Other props go to the `li`.
+ */
+export function CarRow({ car, aside, className, children, ...rest }: { car: RowCar; aside: ReactNode; children: ReactNode } & HTMLAttributes<HTMLLIElement>) {
+  return (
+    <li className={className ? `dash-row ${className}` : 'dash-row'} {...rest}>
+      <Thumb src={car.primaryImage} />
+      <div className="dash-row__main">
+        <Link to={carPath(car.id)} className="dash-row__title dash-link">
+          {carName(car)}
+        </Link>
+        {children}
+      </div>
+      {aside}
+    </li>
   );
 }
 

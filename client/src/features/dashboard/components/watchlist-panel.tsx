@@ -28,11 +28,8 @@ export function WatchlistPanel() {
     <Loaded resource={resource} retry={retry} label="Loading your watchlist...">
       {(cars) =>
         cars.length === 0 ? (
-          <EmptyPanel icon={<HeartIcon size={28} />} title="Your watchlist is empty">
-            Tap the heart on any car to follow its price and bids here.{' '}
-            <Link to="/" className="text-link">
-              Browse cars
-            </Link>
+          <EmptyPanel icon={<HeartIcon size={28} />} title="Your watchlist is empty" link={{ to: '/', label: 'Browse cars' }}>
+            Tap the heart on any car to follow its price and bids here.
           </EmptyPanel>
         ) : (
           <ul className="tile-grid" aria-label="Watched cars">
