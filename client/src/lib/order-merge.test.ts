@@ -1,34 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderWithEvents } from '@common/api-types.ts';
 import { compareOrderVersions, mergeOrder, mergeOrderList } from './order-merge.ts';
+import { sampleOrderWithEvents } from './order-fixture.ts';
 
-function order(patch: Partial<OrderWithEvents> = {}): OrderWithEvents {
-  return {
-    id: 1,
-    carId: 3,
-    buyerId: 10,
-    sellerId: 2,
-    amount: 100_000,
-    plan: 'premium',
-    escrowFee: 399,
-    status: 'awaiting_payment',
-    createdAt: '2025-01-01T10:00:00.000Z',
-    updatedAt: '2025-01-01T10:00:00.000Z',
-    paymentDueAt: '2025-01-04T10:00:00.000Z',
-    inspectionDays: 7,
-    inspectionEndsAt: null,
-    shipment: null,
-    payment: null,
-    payout: null,
-    refund: null,
-    waitingOn: 'buyer',
-    car: { id: 3, year: 2022, make: 'Porsche', model: '911', primaryImage: null, status: 'active' },
-    buyerName: 'Bea',
-    sellerName: 'Sam',
-    events: [{ id: 1, from: null, to: 'awaiting_payment', actor: 'buyer', note: null, at: '2025-01-01T10:00:00.000Z' }],
-    ...patch,
-  };
-}
+const order = sampleOrderWithEvents;
 
 const funded = order({
   status: 'funded',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Bid, CarDetail, ChatMessage, Order } from '../api/car-room-api.ts';
 import type { AuctionDetail } from '@common/api-types.ts';
+import { sampleOrder } from '../../../lib/order-fixture.ts';
 import {
   applyAuctionEnded,
   applyLateBid,
@@ -193,30 +194,15 @@ describe('minimum bid', () => {
 });
 
 function order(overrides: Partial<Order> = {}): Order {
-  return {
-    id: 1,
+  return sampleOrder({
     carId: CAR,
     buyerId: 50,
     sellerId: 1,
     amount: 200_000,
-    plan: 'premium',
-    escrowFee: 399,
-    status: 'awaiting_payment',
-    createdAt: '2025-01-01T10:00:00.000Z',
-    updatedAt: '2025-01-01T10:00:00.000Z',
-    paymentDueAt: '2025-01-04T10:00:00.000Z',
-    inspectionDays: 7,
-    inspectionEndsAt: null,
-    shipment: null,
-    payment: null,
-    payout: null,
-    refund: null,
-    waitingOn: 'buyer',
     car: { id: CAR, year: 2022, make: 'Porsche', model: '911 GT3', primaryImage: null, status: 'active' },
-    buyerName: 'Bea',
     sellerName: 'Gotham Motorcars',
     ...overrides,
-  };
+  });
 }
 
 describe('car status', () => {
