@@ -5,12 +5,26 @@ export function Facts({ className, children }: { className: string; children: Re
   return <dl className={className}>{children}</dl>;
 }
 
-/** One fact: its label and its value. */
-export function Fact({ label, children }: { label: ReactNode; children: ReactNode }) {
+/** One fact: its label and its value; `className` styles the pair, `valueClassName` and `testId` its value. */
+export function Fact({
+  label,
+  className,
+  valueClassName,
+  testId,
+  children,
+}: {
+  label: ReactNode;
+  className?: string;
+  valueClassName?: string;
+  testId?: string;
+  children: ReactNode;
+}) {
   return (
-    <div>
+    <div className={className}>
       <dt>{label}</dt>
-      <dd>{children}</dd>
+      <dd className={valueClassName} data-testid={testId}>
+        {children}
+      </dd>
     </div>
   );
 }

@@ -1,6 +1,7 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ComponentProps } from 'react';
 import { Link } from 'react-router-dom';
 import { compareToMarket, formatUsd } from '@common/pricing.ts';
+import { Fact, Facts } from '../../../components/ui/facts.tsx';
 import { EyeIcon, GavelIcon, InfoIcon, PencilIcon, ReceiptIcon, ShieldCheckIcon, TrendIcon } from '../../../components/ui/icons.tsx';
 import { isAbortError } from '../../../lib/api-client.ts';
 import { isFinalOrderStatus } from '../../../lib/order-progress.ts';
@@ -95,47 +96,29 @@ export function PricingCard({
       <MarketValue detail={detail} />
       {auction?.live && <AuctionClock view={auction} ownCar={ownCar} />}
 
-      <dl className="pricing-stats">
-        <div className="split-row pricing-stats__item">
-          <dt>
-            <TrendIcon size={16} /> Price vs Market
-          </dt>
-          <dd>
-            {market ? (
-              <span className={`market-label market-label--${market.kind}`} data-testid="price-vs-market">
-                {market.label}
-              </span>
-            ) : (
-              <span data-testid="price-vs-market" className="pricing-stats__none">
-                No estimate
-              </span>
-            )}
-          </dd>
-        </div>
-        <div className="split-row pricing-stats__item">
-          <dt>
-            <GavelIcon size={16} /> Active bids
-          </dt>
-          <dd data-testid="active-bids">{currentBids.toLocaleString('en-US')}</dd>
-        </div>
-        <div className="split-row pricing-stats__item">
-          <dt>
-            <EyeIcon size={16} /> Currently viewing
-          </dt>
-          <dd data-testid="viewers">
-            <span className="live-dot" aria-hidden="true" />
-            {viewers.toLocaleString('en-US')}
-          </dd>
-        </div>
-        <div className="split-row pricing-stats__item">
-          <dt>
-            <TrophyIcon size={16} /> Highest bid
-          </dt>
-          <dd data-testid="highest-bid" className="pricing-stats__highest">
-            {highestBid === null ? 'No bids yet' : formatUsd(highestBid)}
-          </dd>
-        </div>
-      </dl>
+      <Facts className="pricing-stats">
+        <Stat label={<><TrendIcon size={16} /> Price vs Market</>}>
+          {market ? (
+            <span className={`market-label market-label--${market.kind}`} data-testid="price-vs-market">
+              {market.label}
+            </span>
+          ) : (
+            <span data-testid="price-vs-market" className="pricing-stats__none">
+              No estimate
+            </span>
+          )}
+        </Stat>
+        <Stat label={<><GavelIcon size={16} /> Active bids</>} testId="active-bids">
+          {currentBids.toLocaleString('en-US')}
+        </Stat>
+        <Stat label={<><EyeIcon size={16} /> Currently viewing</>} testId="viewers">
+          <span className="live-dot" aria-hidden="true" />
+          {viewers.toLocaleString('en-US')}
+        </Stat>
+        <Stat label={<><TrophyIcon size={16} /> Highest bid</>} testId="highest-bid" valueClassName="pricing-stats__highest">
+          {highestBid === null ? 'No bids yet' : formatUsd(highestBid)}
+        </Stat>
+      </Facts>
 
       {notice && (
         <div className={`listing-status listing-status--${notice.tone}`} role="status" data-testid="car-status-notice">
@@ -200,6 +183,11 @@ export function PricingCard({
       </p>
     </section>
   );
+}
+
+/** One of the card's figures, label and value on one row. */
+function Stat(props: Omit<ComponentProps<typeof Fact>, 'className'>) {
+  return <Fact className="split-row pricing-stats__item" {...props} />;
 }
 
 function RecentBids({ bids, leadLabel }: { bids: Bid[]; leadLabel: string }) {
