@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAGES, carPath, editListingPath, matchPage, orderPath, resetPasswordPath } from './paths.ts';
+import { ADMIN_SECTIONS, PAGES, adminPath, carPath, editListingPath, matchPage, orderPath, resetPasswordPath } from './paths.ts';
 
 describe('page paths', () => {
   it('match the links built for them, and nothing else', () => {
@@ -10,6 +10,17 @@ describe('page paths', () => {
     expect(matchPage(PAGES.support)).toEqual({ page: 'support', params: [] });
     expect(matchPage('/car/12/photos')).toBeNull();
     expect(matchPage('/cars')).toBeNull();
+  });
+
+  it('lead to each console section, the overview at /admin itself', () => {
+    expect(adminPath()).toBe('/admin');
+    expect(adminPath('overview')).toBe('/admin');
+    expect(matchPage(adminPath())).toEqual({ page: 'admin', params: [] });
+    for (const section of ADMIN_SECTIONS.filter((s) => s !== 'overview')) {
+      expect(matchPage(adminPath(section))).toEqual({ page: 'adminSection', params: [section] });
+    }
+    expect(adminPath('flagged-bids')).toBe('/admin/flagged-bids');
+    expect(matchPage('/admin/disputes/3')).toBeNull();
   });
 
   it('carry a token as one query value', () => {

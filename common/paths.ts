@@ -18,6 +18,9 @@ export const PAGES = {
   testimonials: '/testimonials',
   escrow: '/escrow',
   support: '/support',
+  /** The operator console (staff only): its overview, and each of its sections. */
+  admin: '/admin',
+  adminSection: '/admin/:section',
 } as const;
 export type PageName = keyof typeof PAGES;
 
@@ -26,6 +29,12 @@ export const orderPath = (id: number | string) => `/orders/${id}`;
 export const editListingPath = (id: number | string) => `/sell/${id}/edit`;
 export const verifyEmailPath = (token: string) => `${PAGES.verifyEmail}?token=${encodeURIComponent(token)}`;
 export const resetPasswordPath = (token: string) => `${PAGES.resetPassword}?token=${encodeURIComponent(token)}`;
+
+/** The console's sections, in the order its menu lists them; `overview` is what `/admin` shows. */
+export const ADMIN_SECTIONS = ['overview', 'disputes', 'ledger', 'users', 'listings', 'tickets', 'flagged-bids', 'audit'] as const;
+export type AdminSection = (typeof ADMIN_SECTIONS)[number];
+export const isAdminSection = (value: string): value is AdminSection => (ADMIN_SECTIONS as readonly string[]).includes(value);
+export const adminPath = (section: AdminSection = 'overview') => (section === 'overview' ? PAGES.admin : `${PAGES.admin}/${section}`);
 
 const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
