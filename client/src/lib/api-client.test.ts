@@ -155,6 +155,8 @@ const USER = {
   phone: null,
   location: null,
   created_at: '2025-01-01T00:00:00.000Z',
+  role: 'user' as const,
+  totp_enabled: false,
 };
 
 function jwt(exp: number): string {

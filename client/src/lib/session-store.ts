@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { PublicUser } from '@common/api-types.ts';
+import { USER_ROLES, type UserRole } from '@common/back-office.ts';
 
 /** The signed-in user as the client keeps it (spec §3 "User (stored locally)"; contract `User`). */
 export type SessionUser = PublicUser;
@@ -20,6 +21,9 @@ export function toSessionUser(value: unknown): SessionUser | null {
     phone: nullableString(v.phone),
     location: nullableString(v.location),
     created_at: typeof v.created_at === 'string' ? v.created_at : '',
+    // A user stored before roles existed is a plain user until the server says otherwise.
+    role: (USER_ROLES as readonly unknown[]).includes(v.role) ? (v.role as UserRole) : 'user',
+    totp_enabled: v.totp_enabled === true,
   };
 }
 

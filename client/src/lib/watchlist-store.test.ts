@@ -12,6 +12,8 @@ const user = (id: number): SessionUser => ({
   phone: null,
   location: null,
   created_at: '2025-01-01T00:00:00.000Z',
+  role: 'user' as const,
+  totp_enabled: false,
 });
 
 const json = (status: number, body: unknown) =>
