@@ -97,7 +97,7 @@ async function send(
   init: RequestInitLite,
   accessToken: string | null,
 ): Promise<Response> {
-  const headers: Record<string, string> = { ...init.headers, Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...init.headers };
   // JSON content type whenever there is a body. (Fastify rejects an *empty* body that
   // claims to be JSON, e.g. on PUT /api/notifications/read-all, so no body → no header.)
   const hasBody = init.body !== undefined;
@@ -366,6 +366,39 @@ async function upload<T>(path: string, field: string, file: Blob, options: Uploa
   return readResponse<T>(response);
 }
 
+// ── Downloads ────────────────────────────────────────────────────────────────────────────
+// A file the API serves to signed-in callers only (a CSV export) cannot be a plain link: the
+// browser would not send the bearer token. It is fetched here, with the token and its refresh,
+// and handed over as a Blob the page offers for saving.
+
+export interface Download {
+  blob: Blob;
+  /** From the answer's `Content-Disposition`, when it names one. */
+  filename: string | null;
+}
+
+function filenameOf(disposition: string | null): string | null {
+  const match = disposition ? /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition) : null;
+  if (!match?.[1]) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return match[1];
+  }
+}
+
+async function download(path: string, options: GetOptions & { accept?: string } = {}): Promise<Download> {
+  const init: RequestInitLite = { query: options.query, signal: options.signal, headers: { Accept: options.accept ?? '*/*' } };
+  const usedToken = useSessionStore.getState().accessToken;
+  let response = await send('GET', path, init, usedToken);
+  if (mayRefresh(path, response) && useSessionStore.getState().refreshToken) {
+    const current = useSessionStore.getState().accessToken;
+    response = await send('GET', path, init, current && current !== usedToken ? current : await refreshAccessToken());
+  }
+  if (!response.ok) return readResponse<never>(response); // throws the answer's ApiError
+  return { blob: await response.blob(), filename: filenameOf(response.headers.get('content-disposition')) };
+}
+
 export const api = {
   get: <T>(path: string, options: GetOptions = {}) =>
     request<T>('GET', path, { query: options.query, signal: options.signal }),
@@ -378,4 +411,5 @@ export const api = {
   delete: <T>(path: string, options: WriteOptions = {}) =>
     request<T>('DELETE', path, { signal: options.signal, headers: options.headers }),
   upload,
+  download,
 };
