@@ -22,7 +22,8 @@ export function register(body: { name: string; email: string; password: string }
   return api.post<MessageResult>('/api/auth/register', body);
 }
 
-export function login(body: { email: string; password: string }): Promise<LoginResult> {
+/** `totp`: a code from the authenticator app or an unused recovery code, once two-factor sign-in is on. */
+export function login(body: { email: string; password: string; totp?: string }): Promise<LoginResult> {
   return api.post<LoginResult>('/api/auth/login', body);
 }
 
@@ -45,4 +46,19 @@ export function resetPassword(token: string, newPassword: string): Promise<Messa
 /** Ends the session on the server (the bearer token is sent by the API client too). */
 export function logout(refreshToken: string | null): Promise<MessageResult> {
   return api.post<MessageResult>('/api/auth/logout', refreshToken ? { refreshToken } : {});
+}
+
+/** Two-factor enrolment, step one: a new secret (base32) and its `otpauth://` address for the QR code. */
+export interface TotpSetup {
+  secret: string;
+  otpauthUrl: string;
+}
+
+export function setupTotp(): Promise<TotpSetup> {
+  return api.post<TotpSetup>('/api/auth/totp/setup');
+}
+
+/** Step two: a current code proves the app holds the secret; the answer's recovery codes are shown once. */
+export function confirmTotp(code: string): Promise<{ recoveryCodes: string[] }> {
+  return api.post<{ recoveryCodes: string[] }>('/api/auth/totp/confirm', { code });
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
@@ -8,6 +8,7 @@ import { redirectTarget } from '../lib/redirect-target.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { AuthCard } from './auth-card.tsx';
 import { EmailField } from './email-field.tsx';
+import { TotpCodeField } from './totp-code-field.tsx';
 import { PasswordField } from './password-field.tsx';
 import './auth.css';
 
@@ -18,6 +19,9 @@ type ResendState =
   | { status: 'sending' }
   | { status: 'sent' }
   | { status: 'error'; message: string };
+
+/** The answer to a password without the second factor, for an account that has one. */
+const TOTP_REQUIRED = 'TOTP_REQUIRED';
 
 function isEmailNotVerified(error: unknown): boolean {
   return (
@@ -39,6 +43,16 @@ export function LoginScreen() {
   const [error, setError] = useState<string | null>(null);
   const [notVerified, setNotVerified] = useState(false);
   const [resend, setResend] = useState<ResendState>({ status: 'idle' });
+  // Shown once the server asked for the second factor; stays for the retries that follow.
+  const [askCode, setAskCode] = useState(false);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const codeId = useId();
+  const [focusCode, setFocusCode] = useState(0);
+
+  useEffect(() => {
+    if (focusCode > 0) document.getElementById(codeId)?.focus();
+  }, [focusCode, codeId]);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -47,8 +61,16 @@ export function LoginScreen() {
     setError(null);
     setNotVerified(false);
     setResend({ status: 'idle' });
+    setCodeError(null);
+    const totp = code.replace(/\s+/g, '');
+    if (askCode && !totp) {
+      setCodeError('Enter the code from your authenticator app');
+      setSubmitting(false);
+      setFocusCode((n) => n + 1);
+      return;
+    }
     try {
-      const result = await login({ email: email.trim(), password });
+      const result = await login({ email: email.trim(), password, ...(askCode ? { totp } : {}) });
       setSession({
         accessToken: result.accessToken,
         refreshToken: result.refreshToken,
@@ -57,7 +79,17 @@ export function LoginScreen() {
       navigate(redirectTarget(location.state), { replace: true });
     } catch (err) {
       if (isEmailNotVerified(err)) setNotVerified(true);
-      else setError(errorMessage(err));
+      else if (err instanceof ApiError && err.code === TOTP_REQUIRED) {
+        // The password was right; the account signs in with a second factor too.
+        setAskCode(true);
+        setFocusCode((n) => n + 1);
+      } else {
+        setError(errorMessage(err));
+        if (askCode) {
+          setCode('');
+          setFocusCode((n) => n + 1);
+        }
+      }
       setSubmitting(false);
     }
   }
@@ -129,6 +161,19 @@ export function LoginScreen() {
             </Link>
           }
         />
+
+        {askCode && (
+          <TotpCodeField
+            id={codeId}
+            value={code}
+            onChange={(value) => {
+              setCode(value);
+              setCodeError(null);
+            }}
+            error={codeError}
+            hint="Open your authenticator app and enter the 6-digit code it shows for LuxeMotors. No phone? A recovery code works too."
+          />
+        )}
 
         <button type="submit" className="btn btn--primary btn--block btn--lg" disabled={submitting}>
           {submitting ? 'Signing in...' : 'Sign In'}

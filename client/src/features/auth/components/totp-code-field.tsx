@@ -1,0 +1,48 @@
+import { TextField } from '../../../components/ui/form-field.tsx';
+import { TOTP_CODE_MAX_LENGTH } from '@common/schemas/admin.ts';
+import './totp-code-field.css';
+
+/**
+ * "Authentication code": the six digits an authenticator app shows (or, at sign-in, a recovery
+ * code). Phones offer the code from a text message or the app (`one-time-code`) and a keypad.
+ */
+export function TotpCodeField({
+  id,
+  value,
+  onChange,
+  error,
+  hint,
+  disabled,
+  autoFocus = false,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | null;
+  hint?: string;
+  disabled?: boolean;
+  /** Marks the field for a dialog's first focus. */
+  autoFocus?: boolean;
+}) {
+  return (
+    <TextField
+      id={id}
+      label="Authentication code"
+      name="totp"
+      value={value}
+      onChange={onChange}
+      error={error}
+      hint={hint}
+      errorFirst
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      autoCapitalize="none"
+      spellCheck={false}
+      maxLength={TOTP_CODE_MAX_LENGTH}
+      inputClassName="totp-code__input"
+      disabled={disabled}
+      data-autofocus={autoFocus || undefined}
+      required
+    />
+  );
+}
