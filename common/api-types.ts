@@ -1,5 +1,6 @@
 import type { AuctionOutcome } from './auction-rules.ts';
 import type { NotificationType } from './enums.ts';
+import type { AuditAction, AuditTargetType, TicketStatus, UserRole, UserStatus } from './back-office.ts';
 import type { OrderActor, OrderStatus } from './order-lifecycle.ts';
 
 /**
@@ -66,7 +67,7 @@ export interface Review {
  * A listing's state: `pending` while an escrow order holds the buyer's money, `ended` once an
  * auction closed unsold. Only `active` cars are listed; a `draft` is seen by its seller only.
  */
-export const CAR_STATUSES = ['draft', 'active', 'pending', 'sold', 'ended', 'withdrawn'] as const;
+export const CAR_STATUSES = ['draft', 'active', 'pending', 'sold', 'ended', 'withdrawn', 'hidden'] as const;
 export type CarStatus = (typeof CAR_STATUSES)[number];
 
 /** One uploaded photo: card (about 640 wide) and gallery (about 1600 wide), WebP with JPEG twins. */
@@ -231,6 +232,9 @@ export interface PublicUser {
   phone: string | null;
   location: string | null;
   created_at: string;
+  role: UserRole;
+  /** Whether sign-in asks for a code from an authenticator app. */
+  totp_enabled: boolean;
 }
 
 /** Contract §Testimonials. `verified` is decided by the server and never sent. */
@@ -301,4 +305,75 @@ export interface Discussion {
   car: { id: number; year: number; make: string; model: string; primaryImage: string | null };
   messageCount: number;
   lastMessageAt: string;
+}
+
+// ── Operator back office (contract §Operator back office) ───────────────────────────────
+
+export interface AdminOverview {
+  ordersByStatus: Partial<Record<OrderStatus, number>>;
+  /** Dollars charged into escrow and not yet paid out or refunded (fees kept included). */
+  escrowHeld: number;
+  payoutsPending: number;
+  refundsPending: number;
+  disputesOpen: number;
+  flaggedBids: number;
+  ticketsOpen: number;
+}
+
+export type LedgerKind = 'charge' | 'payout' | 'refund';
+export interface LedgerEntry {
+  id: number;
+  orderId: number;
+  kind: LedgerKind;
+  amount: number;
+  reference: string | null;
+  status: 'pending' | 'settled';
+  at: string;
+}
+export interface LedgerTotals {
+  charged: number;
+  paidOut: number;
+  refunded: number;
+  held: number;
+}
+
+export interface AdminUser {
+  id: number;
+  name: string;
+  email: string;
+  role: UserRole;
+  status: UserStatus;
+  createdAt: string;
+  sellerVerified: boolean;
+}
+
+export interface AdminTicket {
+  id: number;
+  reference: string;
+  email: string;
+  subject: string;
+  category: string;
+  priority: string;
+  message: string;
+  status: TicketStatus;
+  createdAt: string;
+  replies: { message: string; by: string; at: string }[];
+}
+
+export interface FlaggedBid extends Bid {
+  reason: string;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actor: { id: number | null; email: string } | 'cli';
+  action: AuditAction;
+  targetType: AuditTargetType;
+  targetId: number;
+  reason: string;
+  before: unknown;
+  after: unknown;
+  hash: string;
+  prevHash: string;
 }

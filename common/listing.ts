@@ -64,3 +64,13 @@ export function latestModelYear(now: Date = new Date()): number {
 export function modelYearMessage(now: Date = new Date()): string {
   return `Enter a model year from ${LISTING_LIMITS.firstYear} to ${latestModelYear(now)}`;
 }
+
+/**
+ * Who may open a car's page: everyone, except a draft (its seller only) and a car hidden by an
+ * operator (its seller and staff). Anyone else is told it does not exist.
+ */
+export function carVisibleTo(status: string, viewer: { isSeller: boolean; isStaff: boolean }): boolean {
+  if (status === 'draft') return viewer.isSeller;
+  if (status === 'hidden') return viewer.isSeller || viewer.isStaff;
+  return true;
+}

@@ -20,6 +20,8 @@ export const ENTRY_POINTS = {
   escrow: 'server/src/cli/escrow.ts',
   migrate: 'server/src/cli/migrate.ts',
   seed: 'server/src/cli/seed.ts',
+  operator: 'server/src/cli/operator.ts',
+  'audit-verify': 'server/src/cli/audit-verify.ts',
 };
 
 /**

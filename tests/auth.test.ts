@@ -88,7 +88,9 @@ describe('registration and verification', () => {
     expect(verified.json().data.user).toMatchObject({ email, name: 'Avery Collins', email_verified: true });
 
     const session = await login(email);
-    expect(Object.keys(session.user).sort()).toEqual(['avatar', 'bio', 'created_at', 'email', 'email_verified', 'id', 'location', 'name', 'phone']);
+    // v3 adds `role`; `totp_enabled` is this server's documented extension.
+    expect(Object.keys(session.user).sort()).toEqual(['avatar', 'bio', 'created_at', 'email', 'email_verified', 'id', 'location', 'name', 'phone', 'role', 'totp_enabled']);
+    expect(session.user).toMatchObject({ role: 'user', totp_enabled: false });
     expect(JSON.stringify(session)).not.toMatch(/argon2|password/i);
     expect((await profile(session.accessToken)).json().data.email).toBe(email);
   });

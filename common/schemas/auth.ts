@@ -25,7 +25,16 @@ export const RegisterSchema = Type.Object(
   },
   strict,
 );
-export const LoginSchema = Type.Object({ email: Email, password: Password }, strict);
+export const LoginSchema = Type.Object(
+  {
+    email: Email,
+    password: Password,
+    totp: Type.Optional(
+      Type.String({ maxLength: 32, description: 'Required once two-factor sign-in is on: a current code or an unused recovery code' }),
+    ),
+  },
+  strict,
+);
 export const EmailOnlySchema = Type.Object({ email: Email }, strict);
 export const VerifyEmailSchema = Type.Object({ token: Type.Optional(Type.String({ maxLength: TOKEN_MAX })) }, strict);
 export const RefreshSchema = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: TOKEN_MAX }) }, strict);

@@ -66,6 +66,9 @@ export const cars = pgTable(
     /** make and model, lower-cased with accents removed: what search matches against. */
     searchText: text().notNull(),
     status: text().$type<CarStatus>().notNull().default('active'),
+    /** While `hidden`: the status to go back to, and who hid it (an operator, or the seller's suspension). */
+    hiddenFromStatus: text().$type<CarStatus>(),
+    hiddenBy: text().$type<'operator' | 'suspension'>(),
     /** Set for a timed auction: when bidding closes (moved later by bids near the end). */
     auctionEndsAt: timestamptz(),
     /** The lowest winning bid; never shown to anyone but the seller. */
@@ -91,6 +94,10 @@ export const cars = pgTable(
     check('cars_condition', sql`${t.condition} in (${quoted(CAR_CONDITIONS)})`),
     check('cars_body_style', sql`${t.bodyStyle} in (${quoted(CAR_BODY_STYLES)})`),
     check('cars_status', sql`${t.status} in (${quoted(CAR_STATUSES)})`),
+    check(
+      'cars_hidden_consistent',
+      sql`(${t.status} = 'hidden') = (${t.hiddenFromStatus} is not null) and (${t.hiddenFromStatus} is null) = (${t.hiddenBy} is null) and (${t.hiddenBy} is null or ${t.hiddenBy} in ('operator', 'suspension')) and (${t.hiddenFromStatus} is null or ${t.hiddenFromStatus} <> 'hidden')`,
+    ),
     check(
       'cars_auction_consistent',
       sql`(${t.auctionEndsAt} is not null or (${t.auctionReservePrice} is null and ${t.auctionClosedAt} is null and ${t.auctionExtensions} = 0)) and (${t.auctionClosedAt} is null) = (${t.auctionOutcome} is null)`,

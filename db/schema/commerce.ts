@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ESCROW_PLAN_IDS, type EscrowPlanId } from '@common/escrow-plans.ts';
+import { TICKET_STATUSES, type TicketStatus } from '@common/back-office.ts';
 import { PAYMENT_KINDS, PAYMENT_METHODS, SUPPORT_CATEGORIES, SUPPORT_PRIORITIES, type PaymentKind, type PaymentMethod } from '@common/enums.ts';
 import { FUNDED_ORDER_STATUSES, ORDER_ACTORS, ORDER_STATUSES, type OrderActor, type OrderStatus } from '@common/order-lifecycle.ts';
 import { identity, reference, timestamptz, timestampNow } from './columns.ts';
@@ -183,7 +184,7 @@ export const supportTickets = pgTable(
     category: text().notNull().default('general'),
     priority: text().notNull().default('normal'),
     message: text().notNull(),
-    status: text().notNull().default('open'),
+    status: text().$type<TicketStatus>().notNull().default('open'),
     createdAt: timestampNow(),
   },
   (t) => [
@@ -191,6 +192,24 @@ export const supportTickets = pgTable(
     check('support_tickets_message_length', sql`char_length(${t.message}) between 1 and 5000`),
     check('support_tickets_category', sql`${t.category} in (${quoted(SUPPORT_CATEGORIES)})`),
     check('support_tickets_priority', sql`${t.priority} in (${quoted(SUPPORT_PRIORITIES)})`),
-    check('support_tickets_status', sql`${t.status} in ('open', 'answered', 'closed')`),
+    check('support_tickets_status', sql`${t.status} in (${quoted(TICKET_STATUSES)})`),
+    index('support_tickets_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/** An operator's answer to a ticket, emailed to the requester. */
+export const supportTicketReplies = pgTable(
+  'support_ticket_replies',
+  {
+    id: identity(),
+    ticketId: reference(() => supportTickets.id, 'cascade'),
+    authorUserId: integer().references(() => users.id, { onDelete: 'set null' }),
+    authorLabel: text().notNull(),
+    message: text().notNull(),
+    createdAt: timestampNow(),
+  },
+  (t) => [
+    check('support_ticket_replies_length', sql`char_length(${t.message}) between 1 and 5000`),
+    index('support_ticket_replies_ticket_idx').on(t.ticketId, t.id),
   ],
 );

@@ -14,8 +14,11 @@ export const bids = pgTable(
     userId: reference(() => users.id, 'cascade'),
     amount: integer().notNull(),
     createdAt: timestampNow(),
+    /** Why the bid looks like shill bidding (set when placed; the bid is never blocked for it). */
+    flagReason: text(),
   },
   (t) => [
+    index('bids_flagged_idx').on(t.id).where(sql`${t.flagReason} is not null`),
     check('bids_amount_range', sql`${t.amount} between 1 and 100000000`),
     // A car's accepted bids strictly increase, so no two can share an amount.
     unique('bids_car_amount').on(t.carId, t.amount),

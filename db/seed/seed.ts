@@ -50,9 +50,10 @@ async function sellerPasswordHash({ sellerPassword, hashPassword }: SeedOptions)
 /** The sample sellers' sign-in addresses, for the start-up hint. */
 export const SAMPLE_SELLER_EMAILS = SAMPLE_SELLERS.map((s) => s.email);
 
+/** Empties every table but the audit log, which the database keeps append-only even here. */
 export async function truncateAll(db: Executor): Promise<void> {
   const tables = await db.execute<{ tablename: string }>(
-    sql`select tablename from pg_tables where schemaname = 'public' and tablename not like '\_\_%'`,
+    sql`select tablename from pg_tables where schemaname = 'public' and tablename not like '\_\_%' and tablename <> 'audit_log'`,
   );
   // postgres.js returns the rows as an array, PGlite as `{ rows }`.
   const rows = Array.isArray(tables) ? tables : (tables as unknown as { rows: { tablename: string }[] }).rows;

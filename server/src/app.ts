@@ -25,6 +25,7 @@ import orderRoutes from './routes/api/orders/index.ts';
 import testimonialRoutes from './routes/api/testimonials/index.ts';
 import supportRoutes from './routes/api/support/index.ts';
 import watchlistRoutes from './routes/api/watchlist/index.ts';
+import adminRoutes from './routes/api/admin/index.ts';
 import redisPlugin from './plugins/redis.ts';
 import metricsPlugin from './plugins/metrics.ts';
 import servicesPlugin from './plugins/services.ts';
@@ -134,6 +135,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await api.register(testimonialRoutes, { prefix: '/testimonials' });
       await api.register(supportRoutes, { prefix: '/support' });
       await api.register(watchlistRoutes, { prefix: '/watchlist' });
+      await api.register(adminRoutes, { prefix: '/admin' });
     },
     { prefix: '/api' },
   );

@@ -4,6 +4,8 @@ import { AppError, unauthorized } from '../lib/errors.ts';
 import { FallbackWindowCounter, MemoryWindowCounter, RedisWindowCounter } from '../lib/window-counter.ts';
 import { AccessTokens } from '../services/access-tokens.ts';
 import { AuthService, MESSAGES, type ActiveSession } from '../services/auth.ts';
+import { TwoFactor } from '../services/two-factor.ts';
+import { isStaff } from '@common/back-office.ts';
 
 /**
  * Who is calling. `authenticate` requires a valid access token for a session that is still
@@ -14,7 +16,9 @@ export default fp(
   async function auth(app: FastifyInstance) {
     const { config } = app;
     const accessTokens = new AccessTokens(config.jwtSecret, app.clock);
+    const twoFactor = new TwoFactor(app.db, app.clock);
     const authService = new AuthService({
+      twoFactor,
       db: app.db,
       mailer: app.mailer,
       events: app.events,
@@ -31,6 +35,7 @@ export default fp(
     });
     app.decorate('accessTokens', accessTokens);
     app.decorate('authService', authService);
+    app.decorate('twoFactor', twoFactor);
     app.decorateRequest('session', null);
 
     /** The active session behind a bearer token; null without a token; throws for a bad one. */
@@ -63,6 +68,19 @@ export default fp(
         }
       }) as preHandlerAsyncHookHandler,
     ]);
+
+    /** The console's guard: staff role first (403 NOT_ALLOWED), then a second-factor session (403 TOTP_REQUIRED). */
+    const staffGuard = (allowed: (session: ActiveSession) => boolean): preHandlerAsyncHookHandler[] => [
+      authenticate,
+      (async (request) => {
+        const session = request.session!;
+        if (!allowed(session)) throw new AppError(403, 'NOT_ALLOWED', 'This needs an operator account.');
+        if (!session.secondFactor) {
+          throw new AppError(403, 'TOTP_REQUIRED', 'The console needs two-factor sign-in: set it up in Settings, then sign in again with a code.');
+        }
+      }) as preHandlerAsyncHookHandler,
+    ];
+    app.decorate('requireStaff', staffGuard((s) => isStaff(s.role)));
   },
   { name: 'auth', dependencies: ['database', 'mailer', 'redis'] },
 );
@@ -75,6 +93,9 @@ declare module 'fastify' {
     authenticate: preHandlerAsyncHookHandler;
     optionalAuthentication: preHandlerAsyncHookHandler;
     requireVerifiedUser: preHandlerAsyncHookHandler[];
+    twoFactor: TwoFactor;
+    /** Operators and admins signed in with a second factor. */
+    requireStaff: preHandlerAsyncHookHandler[];
   }
   interface FastifyRequest {
     session: ActiveSession | null;

@@ -3,7 +3,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { runOperatorCommand, type OperatorCommand } from '../services/orders/operator-commands.ts';
+import { runOperatorCommand, type OperatorCommand } from '../services/operator-commands.ts';
 
 /** Where a running server takes operator commands: a socket only its own OS user may open. */
 export const operatorSocketPath = (dataDir: string) => join(dataDir, 'operator.sock');
@@ -13,7 +13,7 @@ const MAX_COMMAND_BYTES = 16 * 1024;
 const MAX_SOCKET_PATH = 100;
 
 /**
- * The operator command (`npm run escrow`) must work while the server runs, and the embedded
+ * The operator commands (`npm run escrow`, `npm run operator`, `npm run audit:verify`) must work while the server runs, and the embedded
  * database belongs to the server's process then. So the server takes those commands on a local
  * socket in its data folder (no HTTP endpoint exists for them) and runs them through the same
  * order service as everything else.
@@ -37,7 +37,7 @@ export default fp(
         void (async () => {
           let reply;
           try {
-            reply = await runOperatorCommand(app.services.orders, JSON.parse(received.slice(0, end)) as OperatorCommand);
+            reply = await runOperatorCommand({ db: app.db, orders: app.services.orders, accounts: app.services.accounts }, JSON.parse(received.slice(0, end)) as OperatorCommand);
           } catch (error) {
             app.log.error({ err: error }, 'operator command failed');
             reply = { ok: false, error: 'The command failed on the server; see its log.', code: 'INTERNAL_ERROR' };

@@ -13,9 +13,12 @@ import { AuctionsService } from '../services/auctions.ts';
 import { createPhotoStorage, type PhotoStorage } from '../services/photos/photo-storage.ts';
 import { PhotoProcessor } from '../services/photos/photo-processing.ts';
 import { TestimonialsService } from '../services/testimonials.ts';
-import { SupportService } from '../services/support.ts';
 import { WatchlistService } from '../services/watchlist.ts';
 import { DashboardService } from '../services/dashboard.ts';
+import { AccountsAdmin } from '../services/back-office/accounts.ts';
+import { ListingModeration } from '../services/back-office/listings.ts';
+import { MoneyDesk } from '../services/back-office/money.ts';
+import { SupportDesk, SupportService } from '../services/support.ts';
 
 /** The domain services, built once with their dependencies; routes only call them. */
 export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStorage }>(
@@ -92,6 +95,10 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       support: new SupportService(app.db, app.mailer),
       watchlist: new WatchlistService(app.db, cars),
       dashboard: new DashboardService(app.db),
+      accounts: new AccountsAdmin(app.db, app.events, app.clock),
+      listingModeration: new ListingModeration(app.db, app.events, notifications, app.clock),
+      moneyDesk: new MoneyDesk(app.db),
+      supportDesk: new SupportDesk(app.db, app.mailer),
     });
   },
   { name: 'services', dependencies: ['database', 'socket-server', 'mailer', 'jobs'] },
@@ -111,6 +118,10 @@ export interface Services {
   support: SupportService;
   watchlist: WatchlistService;
   dashboard: DashboardService;
+  accounts: AccountsAdmin;
+  listingModeration: ListingModeration;
+  moneyDesk: MoneyDesk;
+  supportDesk: SupportDesk;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import type { Database, Transaction } from '../../../db/client.ts';
+import type { Database, Executor, Transaction } from '../../../db/client.ts';
 import { emailTokens, refreshTokens, sessions, users, type EmailTokenKind } from '../../../db/schema/index.ts';
 import { PASSWORD_RULES_MESSAGE, unmetPasswordRules } from '@common/password-rules.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -13,6 +13,8 @@ import { alreadyRegisteredEmail, passwordChangedEmail, passwordResetEmail, verif
 import { burnVerificationTime, hashPassword, verifyPassword } from '../lib/passwords.ts';
 import { toPublicUser, type PublicUser } from './users.ts';
 import { PAGES, resetPasswordPath, verifyEmailPath } from '@common/paths.ts';
+import type { UserRole } from '@common/back-office.ts';
+import type { TwoFactor } from './two-factor.ts';
 
 const HOUR_MS = 3_600_000;
 const EMAIL_TOKEN_TTL_MS: Record<EmailTokenKind, number> = {
@@ -38,6 +40,8 @@ export const MESSAGES = {
   notVerified: 'Email not verified',
   badRefreshToken: 'Invalid or expired refresh token',
   tooManyAttempts: 'Too many failed sign-in attempts. Please try again later.',
+  totpRequired: 'Enter the code from your authenticator app (or a recovery code).',
+  suspended: 'This account is suspended. Contact support if you think this is a mistake.',
 } as const;
 
 export function normalizeEmail(email: string): string {
@@ -50,6 +54,7 @@ export interface AuthServiceDeps {
   events: EventBus;
   clock: Clock;
   accessTokens: AccessTokens;
+  twoFactor: TwoFactor;
   loginFailures: WindowCounter;
   appUrl: string;
   loginFailureLimit: number;
@@ -65,7 +70,11 @@ export interface ActiveSession {
   sessionId: string;
   userId: number;
   name: string;
+  email: string;
   emailVerified: boolean;
+  role: UserRole;
+  /** Signed in (or enrolled) with a TOTP or recovery code. */
+  secondFactor: boolean;
 }
 
 export class AuthService {
@@ -74,7 +83,14 @@ export class AuthService {
 
   constructor(private readonly deps: AuthServiceDeps) {
     this.activeSessionQuery = deps.db
-      .select({ userId: users.id, name: users.name, emailVerified: users.emailVerified })
+      .select({
+        userId: users.id,
+        name: users.name,
+        email: users.email,
+        emailVerified: users.emailVerified,
+        role: users.role,
+        secondFactorAt: sessions.secondFactorAt,
+      })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(
@@ -82,6 +98,7 @@ export class AuthService {
           eq(sessions.id, sql.placeholder('sessionId')),
           eq(sessions.userId, sql.placeholder('userId')),
           isNull(sessions.revokedAt),
+          isNull(users.suspendedAt),
           gt(sessions.expiresAt, sql.placeholder('now')),
         ),
       )
@@ -140,7 +157,7 @@ export class AuthService {
     if (user && !user.emailVerified) await this.sendVerification(user.id, user.email, user.name);
   }
 
-  async login(input: { email: string; password: string; userAgent?: string; ipAddress?: string }): Promise<SessionTokens & { user: PublicUser }> {
+  async login(input: { email: string; password: string; totp?: string; userAgent?: string; ipAddress?: string }): Promise<SessionTokens & { user: PublicUser }> {
     const email = normalizeEmail(input.email);
     const failureKey = `login-failures:${email}`;
     const failures = await this.deps.loginFailures.peek(failureKey);
@@ -153,11 +170,15 @@ export class AuthService {
       await this.deps.loginFailures.increment(failureKey, this.deps.loginFailureWindowMs);
       throw unauthorized(MESSAGES.badCredentials);
     }
+    if (user.suspendedAt) throw new AppError(403, 'ACCOUNT_SUSPENDED', MESSAGES.suspended);
     if (!user.emailVerified) throw new AppError(403, 'EMAIL_NOT_VERIFIED', MESSAGES.notVerified);
-    await this.deps.loginFailures.reset(failureKey);
+    const { totpSecret } = user;
+    if (totpSecret && !input.totp?.trim()) throw new AppError(401, 'TOTP_REQUIRED', MESSAGES.totpRequired);
 
     const refreshToken = randomToken();
     const sessionId = await this.db.transaction(async (tx) => {
+      // A wrong second factor is a failed sign-in like a wrong password, and opens no session.
+      if (totpSecret && !(await this.deps.twoFactor.accept(tx, { id: user.id, email: user.email, totpSecret }, input.totp!))) return null;
       const [session] = await tx
         .insert(sessions)
         .values({
@@ -165,11 +186,17 @@ export class AuthService {
           expiresAt: new Date(this.now().getTime() + SESSION_TTL_MS),
           userAgent: input.userAgent?.slice(0, 300) ?? null,
           ipAddress: input.ipAddress ?? null,
+          secondFactorAt: totpSecret ? this.now() : null,
         })
         .returning({ id: sessions.id });
       await tx.insert(refreshTokens).values({ sessionId: session!.id, tokenHash: hashToken(refreshToken) });
       return session!.id;
     });
+    if (!sessionId) {
+      await this.deps.loginFailures.increment(failureKey, this.deps.loginFailureWindowMs);
+      throw new AppError(401, 'INVALID_CREDENTIALS', MESSAGES.badCredentials);
+    }
+    await this.deps.loginFailures.reset(failureKey);
     const accessToken = await this.deps.accessTokens.sign({ userId: user.id, sessionId });
     return { accessToken, refreshToken, user: toPublicUser(user) };
   }
@@ -251,11 +278,7 @@ export class AuthService {
         .set({ passwordHash, emailVerified: true, updatedAt: now })
         .where(eq(users.id, userId))
         .returning();
-      const revoked = await tx
-        .update(sessions)
-        .set({ revokedAt: now, revokedReason: 'password-reset' })
-        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-        .returning({ id: sessions.id });
+      const revoked = await endAllSessions(tx, userId, 'password-reset', now);
       await this.deps.mailer.send(passwordChangedEmail(user!.email, user!.name, `${this.deps.appUrl}${PAGES.forgotPassword}`), tx);
       return { user: user!, revoked };
     });
@@ -270,7 +293,9 @@ export class AuthService {
   async activeSession(sessionId: string, userId: number): Promise<ActiveSession | null> {
     if (!UUID.test(sessionId)) return null;
     const [row] = await this.activeSessionQuery.execute({ sessionId, userId, now: this.now().toISOString() });
-    return row ? { sessionId, ...row } : null;
+    if (!row) return null;
+    const { secondFactorAt, ...user } = row;
+    return { sessionId, ...user, secondFactor: secondFactorAt !== null };
   }
 
   /** Which of `sessionIds` are still signed in (not revoked, not expired). */
@@ -329,6 +354,18 @@ export class AuthService {
       .returning({ userId: emailTokens.userId });
     return row?.userId ?? null;
   }
+}
+
+/**
+ * Signs the user out everywhere, in the caller's transaction (a password reset, a suspension, a
+ * role change). The caller publishes `session.revoked` for each once it has committed.
+ */
+export async function endAllSessions(tx: Executor, userId: number, reason: string, now: Date): Promise<{ id: string }[]> {
+  return tx
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
 }
 
 function badRequest(code: string, message: string): AppError {

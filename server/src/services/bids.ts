@@ -1,6 +1,8 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Database, type Executor } from '../../../db/client.ts';
-import { bids, cars, chatMessages, sellers, users } from '../../../db/schema/index.ts';
+import { bids, cars, chatMessages, sellers, sessions, users } from '../../../db/schema/index.ts';
+import { SHARED_ADDRESS_WINDOW_DAYS } from '@common/back-office.ts';
+import { carVisibleTo } from '@common/listing.ts';
 import { minimumBid } from '@common/bid-rules.ts';
 import { AUCTION_BID_LIMIT, endAfterBid } from '@common/auction-rules.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from './idempotency.ts';
@@ -66,7 +68,7 @@ export class BidsService {
             .where(eq(cars.id, input.carId))
             .for('update', { of: cars }),
         ]);
-        if (!car || car.status === 'draft') throw notFound('Car not found');
+        if (!car || !carVisibleTo(car.status, { isSeller: false, isStaff: false })) throw notFound('Car not found');
         // Read after the lock is held, in a statement of its own (a new snapshot, which sees
         // the bid of any transaction this one waited for): the moment this bid is decided, who
         // leads until now, and the id the new bid will take.
@@ -93,7 +95,10 @@ export class BidsService {
         const placed: PlacedBid = { bid, car: { id: car.id, currentBids: car.currentBids + 1, highestBid: input.amount, endsAt: endsAt?.toISOString() ?? null, reserveMet } };
         // The writes, sent together in this order (the announcement refers to the bid).
         const [, , [announcement], notified] = await Promise.all([
-          tx.insert(bids).overridingSystemValue().values({ id: bidId, carId: car.id, userId: bidder.userId, amount: input.amount, createdAt: decidedAt }),
+          tx
+            .insert(bids)
+            .overridingSystemValue()
+            .values({ id: bidId, carId: car.id, userId: bidder.userId, amount: input.amount, createdAt: decidedAt, flagReason: sharedAddressFlag(bidder.userId, car.sellerUserId, decidedAt) }),
           tx
             .update(cars)
             .set({
@@ -188,3 +193,20 @@ function toBid(row: typeof bids.$inferSelect, userName: string): Bid {
   return { id: row.id, carId: row.carId, userId: row.userId, userName, amount: row.amount, timestamp: row.createdAt.toISOString() };
 }
 
+
+/**
+ * Why a bid looks like the seller bidding on their own car: its bidder signed in from a client
+ * address the seller also signed in from, both within the window. Evaluated in the bid's insert
+ * (no extra round trip); null when nothing matches. The bid is recorded either way.
+ */
+function sharedAddressFlag(bidderId: number, sellerUserId: number | null, at: Date): SQL | null {
+  if (sellerUserId === null) return null;
+  const since = new Date(at.getTime() - SHARED_ADDRESS_WINDOW_DAYS * 86_400_000);
+  return sql`(
+    select 'Signed in from the same address as the seller (' || b.ip_address || ') within ${sql.raw(String(SHARED_ADDRESS_WINDOW_DAYS))} days'
+    from ${sessions} b
+    join ${sessions} s on s.ip_address = b.ip_address
+    where b.user_id = ${bidderId} and s.user_id = ${sellerUserId}
+      and b.created_at > ${since.toISOString()}::timestamptz and s.created_at > ${since.toISOString()}::timestamptz
+    limit 1)`;
+}

@@ -6,6 +6,7 @@ import { notFound } from '../lib/errors.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import type { AuctionDetail, AuctionSummary, CarDetail, CarListItem, CarStatus, Pagination } from '@common/api-types.ts';
 import type { AuctionOutcome } from '@common/auction-rules.ts';
+import { carVisibleTo } from '@common/listing.ts';
 
 export type { CarDetail, CarListItem, Pagination, Review } from '@common/api-types.ts';
 
@@ -374,10 +375,11 @@ export class CarsService {
       .orderBy(...order);
   }
 
-  /** One car; a draft only for its own seller (anyone else is told it does not exist). */
-  async get(id: number, viewerUserId: number | null = null): Promise<CarDetail> {
+  /** One car, if the viewer may see it (`carVisibleTo`); anyone else is told it does not exist. */
+  async get(id: number, viewerUserId: number | null = null, viewerIsStaff = false): Promise<CarDetail> {
     const [[row], carReviews] = await Promise.all([this.detailQuery.execute({ id }), this.reviewsQuery.execute({ carId: id })]);
-    if (!row || (row.car.status === 'draft' && row.seller.userId !== viewerUserId)) throw notFound('Car not found');
+    const isSeller = viewerUserId !== null && row?.seller.userId === viewerUserId;
+    if (!row || !carVisibleTo(row.car.status, { isSeller, isStaff: viewerIsStaff })) throw notFound('Car not found');
     return toCarDetail(row, carReviews, { viewingCount: this.viewers.countFor(row.car.id), viewerUserId, escrowDaySeconds: this.escrowDaySeconds });
   }
 }

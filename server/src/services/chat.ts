@@ -7,6 +7,7 @@ export type { ChatMessage } from '@common/api-types.ts';
 import { notFound, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import type { NotificationsService } from './notifications.ts';
+import { carVisibleTo } from '@common/listing.ts';
 
 type ChatRow = typeof chatMessages.$inferSelect;
 
@@ -45,7 +46,7 @@ export class ChatService {
 
   async list(carId: number, options: { after?: number | undefined; limit: number }): Promise<ChatMessage[]> {
     const car = await findCarOwner(this.db, carId);
-    if (!car || car.status === 'draft') throw notFound('Car not found');
+    if (!car || !carVisibleTo(car.status, { isSeller: false, isStaff: false })) throw notFound('Car not found');
     const asMessage = (row: ChatRow) => toChatMessage(row, car.sellerUserId);
     if (options.after !== undefined) {
       const rows = await this.db
@@ -69,7 +70,7 @@ export class ChatService {
   async post(author: { userId: number; name: string }, input: { carId: number; message: string; type: 'message' | 'question' }): Promise<ChatMessage> {
     if (input.message.trim() === '') throw validationFailed([{ field: 'message', message: 'Message cannot be empty' }]);
     const car = await findCarOwner(this.db, input.carId);
-    if (!car || car.status === 'draft') throw notFound('Car not found');
+    if (!car || !carVisibleTo(car.status, { isSeller: car.sellerUserId === author.userId, isStaff: false })) throw notFound('Car not found');
     const bySeller = car.sellerUserId === author.userId;
     const { message, notified } = await this.db.transaction(async (tx) => {
       const [row] = await tx

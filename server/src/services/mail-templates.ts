@@ -63,3 +63,8 @@ export function passwordChangedEmail(to: string, name: string, forgotUrl: string
 export function orderEmail(to: string, subject: string, paragraphs: string[], orderUrl: string): OutgoingMail {
   return compose(to, subject, paragraphs, { label: 'View your order', url: orderUrl });
 }
+
+/** An operator's answer to a support request. */
+export function ticketReplyEmail(to: string, reference: string, subject: string, message: string): OutgoingMail {
+  return compose(to, `Re: ${subject} [${reference}]`, [`Our answer to your request ${reference}:`, ...message.split(/\n{2,}/), 'Reply to this email if you need anything else.']);
+}

@@ -1,10 +1,17 @@
 import { randomInt } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
-import { supportTickets, users } from '../../../db/schema/index.ts';
+import { supportTicketReplies, supportTickets, users } from '../../../db/schema/index.ts';
 import type { SupportCategory, SupportPriority } from '@common/enums.ts';
+import type { TicketStatus } from '@common/back-office.ts';
+import type { AdminTicket } from '@common/api-types.ts';
 import { notFound, validationFailed } from '../lib/errors.ts';
+import { recordAudit } from './audit.ts';
+import { auditActor, type Staff } from './back-office/staff.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
+import { ticketReplyEmail } from './mail-templates.ts';
+
+const DESK_LIMIT = 200;
 
 export interface SupportTicket {
   id: string;
@@ -81,6 +88,73 @@ export class SupportService {
     const [row] = await this.db.select().from(supportTickets).where(and(eq(supportTickets.reference, reference), eq(supportTickets.userId, userId)));
     if (!row) throw notFound('Ticket not found');
     return { ...toTicket(row), message: row.message };
+  }
+}
+
+/**
+ * The support desk in the console: every ticket (by status, the oldest waiting first) with its
+ * replies; a reply is emailed to the requester, marks the ticket answered and is audited, all in
+ * one transaction.
+ */
+export class SupportDesk {
+  constructor(
+    private readonly db: Database,
+    private readonly mailer: Mailer,
+  ) {}
+
+  list(status: TicketStatus | undefined): Promise<AdminTicket[]> {
+    return this.read(status ? eq(supportTickets.status, status) : undefined);
+  }
+
+  private async read(where: SQL | undefined): Promise<AdminTicket[]> {
+    const rows = await this.db
+      .select()
+      .from(supportTickets)
+      .where(where)
+      .orderBy(asc(supportTickets.createdAt), asc(supportTickets.id))
+      .limit(DESK_LIMIT);
+    const replies = rows.length
+      ? await this.db
+          .select()
+          .from(supportTicketReplies)
+          .where(inArray(supportTicketReplies.ticketId, rows.map((r) => r.id)))
+          .orderBy(asc(supportTicketReplies.id))
+      : [];
+    return rows.map((row) => ({
+      id: row.id,
+      reference: row.reference,
+      email: row.email,
+      subject: row.subject,
+      category: row.category,
+      priority: row.priority,
+      message: row.message,
+      status: row.status,
+      createdAt: row.createdAt.toISOString(),
+      replies: replies.filter((r) => r.ticketId === row.id).map((r) => ({ message: r.message, by: r.authorLabel, at: r.createdAt.toISOString() })),
+    }));
+  }
+
+  async reply(staff: Staff, ticketId: number, message: string): Promise<AdminTicket> {
+    const text = message.trim();
+    await this.db.transaction(async (tx) => {
+      const [ticket] = await tx.select().from(supportTickets).where(eq(supportTickets.id, ticketId)).for('update');
+      if (!ticket) throw notFound('Ticket not found');
+      await tx.insert(supportTicketReplies).values({ ticketId, authorUserId: staff.userId, authorLabel: staff.email, message: text });
+      await tx.update(supportTickets).set({ status: 'answered' }).where(eq(supportTickets.id, ticketId));
+      await this.mailer.send(ticketReplyEmail(ticket.email, ticket.reference, ticket.subject, text), tx);
+      await recordAudit(tx, {
+        actor: auditActor(staff),
+        action: 'ticket.reply',
+        targetType: 'ticket',
+        targetId: ticketId,
+        reason: text,
+        before: { status: ticket.status },
+        after: { status: 'answered' },
+      });
+    });
+    this.mailer.wake();
+    const [answered] = await this.read(eq(supportTickets.id, ticketId));
+    return answered!;
   }
 }
 

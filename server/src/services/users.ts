@@ -20,6 +20,8 @@ export function toPublicUser(row: UserRow): PublicUser {
     phone: row.phone,
     location: row.location,
     created_at: row.createdAt.toISOString(),
+    role: row.role,
+    totp_enabled: row.totpSecret !== null,
   };
 }
 

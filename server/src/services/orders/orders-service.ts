@@ -10,6 +10,7 @@ import type { Order, OrderWithEvents } from '@common/api-types.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
+import { recordAudit, type AuditActor } from '../audit.ts';
 import { IdempotencyKeys, type IdempotencyClaim } from '../idempotency.ts';
 import type { Mailer } from '../mailer.ts';
 import { NotificationsService } from '../notifications.ts';
@@ -210,14 +211,29 @@ export class OrdersService {
   // ── The operator ──────────────────────────────────────────────────────────────────────
 
   /** Decides a dispute: refund the buyer, or release the funds to the seller. */
-  async resolveDispute(orderId: number, decision: OperatorAction, note: string): Promise<OrderWithEvents> {
+  /**
+   * Decides a dispute: the console (`actor` an operator) and the command line (`cli`) both come
+   * here. The audit entry is written in the same transaction as the move and the money's leg.
+   */
+  async resolveDispute(orderId: number, decision: OperatorAction, note: string, actor: AuditActor = 'cli'): Promise<OrderWithEvents> {
     return this.announcements.transaction(async (tx, changes) => {
       let record = await this.transitions.lock(tx, orderId);
       if (!record) throw notFound('Order not found');
       if (!transitionFor(decision, record.order.status)) {
         throw conflict('INVALID_TRANSITION', `Order #${orderId} is ${STATUS_WORDS[record.order.status]}; only a disputed order can be resolved`, { status: record.order.status });
       }
-      record = await this.transitions.move(tx, changes, record, decision, 'operator', { note });
+      const before = { status: record.order.status };
+      record = await this.transitions.move(tx, changes, record, decision, 'operator', { note, actorUserId: actor === 'cli' ? undefined : actor.userId });
+      const disbursement = decision === 'refund' ? 'refund' : 'payout';
+      await recordAudit(tx, {
+        actor,
+        action: 'dispute.resolve',
+        targetType: 'order',
+        targetId: orderId,
+        reason: note,
+        before,
+        after: { status: record.order.status, outcome: decision, disbursement, amount: record.order.amount },
+      });
       if (decision === 'refund') {
         await this.money.startDisbursement(tx, changes, record.order, 'refund');
         // The sale fell through: the car is back on the market.

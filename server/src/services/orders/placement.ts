@@ -11,6 +11,7 @@ import type { OrderAnnouncements, OrderChanges } from './announcements.ts';
 import type { OrderDeadlines } from './deadlines.ts';
 import { readOrder, selectOrders } from './order-views.ts';
 import type { OrderTransitions } from './transitions.ts';
+import { carVisibleTo } from '@common/listing.ts';
 
 /** A buyer or seller, as the signed-in account acting. */
 export interface Party {
@@ -50,7 +51,7 @@ export class OrderPlacement {
           .innerJoin(sellers, eq(sellers.id, cars.sellerId))
           .where(eq(cars.id, input.carId))
           .for('update', { of: cars });
-        if (!car || car.status === 'draft') throw notFound('Car not found');
+        if (!car || !carVisibleTo(car.status, { isSeller: false, isStaff: false })) throw notFound('Car not found');
         if (car.auctionEndsAt) throw conflict('AUCTION_LISTING', 'This car is sold at auction: place a bid instead');
         if (car.status !== 'active') throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer available', { status: car.status });
         if (car.sellerUserId === buyer.userId) throw forbidden('CANNOT_BUY_OWN_CAR', 'You cannot order your own car');

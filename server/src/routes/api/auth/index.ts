@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { TotpConfirmSchema } from '@common/schemas/admin.ts';
 import { EmailOnlySchema, LoginSchema, LogoutSchema, RefreshSchema, RegisterSchema, ResetPasswordSchema, VerifyEmailSchema } from '@common/schemas/auth.ts';
 import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
 import { MESSAGES, normalizeEmail } from '../../../services/auth.ts';
@@ -77,7 +78,8 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: app.limit({ name: 'login-per-ip', max: limits.loginPerAddressPerHour, timeWindowMs: HOUR_MS, key: byAddress }),
       schema: {
         tags: ['auth'],
-        summary: 'Sign in. 401 for a wrong password or unknown email alike; 403 EMAIL_NOT_VERIFIED only after a correct password.',
+        summary:
+          'Sign in. 401 for a wrong password or unknown email alike; 403 EMAIL_NOT_VERIFIED or ACCOUNT_SUSPENDED only after a correct password. With two-factor sign-in on: 401 TOTP_REQUIRED without `totp`, 401 INVALID_CREDENTIALS for a wrong or used code (counted like a wrong password).',
         body: LoginSchema,
         response: { 200: Envelope(Type.Object({ ...Tokens, user: UserSchema })), 401: ErrorBody, 403: ErrorBody, ...limited },
       },
@@ -150,6 +152,37 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await auth.resetPassword(request.body.token, request.body.newPassword);
       return { data: { message: MESSAGES.reset } };
     },
+  );
+
+  const signedIn = { 401: ErrorBody, 409: ErrorBody, ...commonErrors };
+  app.post(
+    '/totp/setup',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: 'Start two-factor sign-in: a new base32 secret and its otpauth:// URL (for the QR code). 409 TOTP_ALREADY_ENABLED once it is on.',
+        security: [{ bearerAuth: [] }],
+        response: { 200: Envelope(Type.Object({ secret: Type.String(), otpauthUrl: Type.String() })), ...signedIn },
+      },
+    },
+    async (request) => ({ data: await app.twoFactor.setup(request.session!.userId) }),
+  );
+
+  app.post(
+    '/totp/confirm',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Turn two-factor sign-in on with a current code; answers ten single-use recovery codes, shown once. This session counts as signed in with the second factor. 400 INVALID_TOTP for a wrong code; 409 TOTP_NOT_STARTED before set-up.',
+        security: [{ bearerAuth: [] }],
+        body: TotpConfirmSchema,
+        response: { 200: Envelope(Type.Object({ recoveryCodes: Type.Array(Type.String(), { minItems: 10, maxItems: 10 }) })), ...signedIn },
+      },
+    },
+    async (request) => ({ data: { recoveryCodes: await app.twoFactor.confirm(request.session!.userId, request.session!.sessionId, request.body.code) } }),
   );
 };
 

@@ -10,6 +10,8 @@ import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
 import { IdParam, pathId } from '../shared-schemas.ts';
 import { OrderWithEventsSchema } from '../orders/index.ts';
 import { AcceptBidSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PhotoOrderSchema } from '@common/schemas/listing.ts';
+import { carVisibleTo } from '@common/listing.ts';
+import { isStaff } from '@common/back-office.ts';
 import { CarDetailSchema, CarListItemSchema, CarPhotoSchema, PaginationSchema } from './schemas.ts';
 
 const CarIdParams = IdParam('id');
@@ -51,12 +53,12 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: app.optionalAuthentication,
       schema: {
         tags: ['cars'],
-        summary: 'Get one car with its seller, gallery, features and reviews (a draft only for its seller)',
+        summary: 'Get one car with its seller, gallery, features and reviews (a draft only for its seller; a hidden car for its seller and staff)',
         params: CarIdParams,
         response: { 200: Envelope(CarDetailSchema), 404: ErrorBody, ...commonErrors },
       },
     },
-    async (request) => ({ data: await service.get(carId(request.params.id), request.session?.userId ?? null) }),
+    async (request) => ({ data: await service.get(carId(request.params.id), request.session?.userId ?? null, request.session ? isStaff(request.session.role) : false) }),
   );
 
   app.get(
@@ -96,7 +98,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const valued = await valueCar(app.db, carId(request.params.id));
-      if (!valued || valued.car.status === 'draft') throw notFound('Car not found');
+      if (!valued || !carVisibleTo(valued.car.status, { isSeller: false, isStaff: false })) throw notFound('Car not found');
       const { car, valuation } = valued;
       return {
         data: {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { IsoDateTime } from '../../../lib/schemas.ts';
+import { USER_ROLES } from '@common/back-office.ts';
+import { IsoDateTime, StringEnum } from '../../../lib/schemas.ts';
 
 export const UserSchema = Type.Object(
   {
@@ -12,6 +13,8 @@ export const UserSchema = Type.Object(
     phone: Type.Union([Type.String(), Type.Null()]),
     location: Type.Union([Type.String(), Type.Null()]),
     created_at: IsoDateTime,
+    role: StringEnum(USER_ROLES),
+    totp_enabled: Type.Boolean({ description: 'Whether sign-in asks for a code from an authenticator app' }),
   },
   { title: 'User' },
 );
