@@ -52,6 +52,9 @@ const EscrowScreen = lazy(() =>
 const SupportScreen = lazy(() =>
   import('../features/support/components/support-screen.tsx').then((m) => ({ default: m.SupportScreen })),
 );
+const AdminScreen = lazy(() =>
+  import('../features/back-office/components/admin-screen.tsx').then((m) => ({ default: m.AdminScreen })),
+);
 const NotFoundScreen = lazy(() =>
   import('./routes/not-found.tsx').then((m) => ({ default: m.NotFoundScreen })),
 );
@@ -83,6 +86,8 @@ export const router = createBrowserRouter([
           { path: PAGES.testimonials, element: <TestimonialsScreen /> },
           { path: PAGES.escrow, element: <EscrowScreen /> },
           { path: PAGES.support, element: <SupportScreen /> },
+          { path: PAGES.admin, element: <AdminScreen /> },
+          { path: PAGES.adminSection, element: <AdminScreen /> },
           { path: '*', element: <NotFoundScreen /> },
         ],
       },

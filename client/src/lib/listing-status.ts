@@ -8,6 +8,7 @@ const LABELS: Record<string, string> = {
   sold: 'Sold',
   ended: 'Auction ended',
   withdrawn: 'Withdrawn',
+  hidden: 'Hidden by LuxeMotors',
 };
 
 const TONES: Record<string, OrderStatusTone> = {
@@ -17,6 +18,7 @@ const TONES: Record<string, OrderStatusTone> = {
   sold: 'closed',
   ended: 'closed',
   withdrawn: 'closed',
+  hidden: 'problem',
 };
 
 export function listingStatusLabel(status: string): string {

@@ -6,9 +6,11 @@ import { useSessionStore } from '../../../lib/session-store.ts';
 
 /**
  * Logout (spec §2): awaits `POST /api/auth/logout` (its errors are ignored: the session is
- * ended locally either way), clears the session and goes to /.
+ * ended locally either way), clears the session and goes to / (or `then.to`, with `then.state`:
+ * say, /login that brings the user back where they were).
  */
-export function useLogout(): { logout: () => Promise<void>; pending: boolean } {
+export function useLogout(then: { to: string; state?: unknown } = { to: '/' }): { logout: () => Promise<void>; pending: boolean } {
+  const { to, state } = then;
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
 
@@ -21,11 +23,11 @@ export function useLogout(): { logout: () => Promise<void>; pending: boolean } {
     }
     // Leave the page first (committed synchronously), then clear the session, so a screen
     // that guards on the session (the dashboard) never sees the sign-out and redirects to /login.
-    await navigate('/', { flushSync: true });
+    await navigate(to, { flushSync: true, state });
     useSessionStore.getState().clearSession();
     void refreshJournal()?.clear().catch(() => undefined);
     setPending(false);
-  }, [navigate]);
+  }, [navigate, to, state]);
 
   return { logout, pending };
 }

@@ -1,0 +1,154 @@
+import { useEffect, useId, useMemo, useRef, useState, type ComponentType } from 'react';
+import { Link, NavLink, useParams } from 'react-router-dom';
+import { isStaff } from '@common/back-office.ts';
+import { ADMIN_SECTIONS, adminPath, isAdminSection, type AdminSection } from '@common/paths.ts';
+import {
+  ActivityIcon,
+  BanknoteIcon,
+  CarIcon,
+  ClipboardCheckIcon,
+  GavelIcon,
+  HeadsetIcon,
+  UserIcon,
+  WarningIcon,
+  type IconProps,
+} from '../../../components/ui/icons.tsx';
+import { SignedIn } from '../../../components/signed-in.tsx';
+import { toSessionUser, useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { getOwnProfile } from '../api/admin-api.ts';
+import { ConsoleAccessContext, type ConsoleRefusal } from '../hooks/console-access.ts';
+import { ROLE_LABELS } from '../lib/format.ts';
+import { AuditSection } from './audit-section.tsx';
+import { ConsoleRefused, NoConsoleAccess } from './console-gates.tsx';
+import { DisputesSection } from './disputes-section.tsx';
+import { FlaggedBidsSection } from './flagged-bids-section.tsx';
+import { LedgerSection } from './ledger-section.tsx';
+import { ListingsSection } from './listings-section.tsx';
+import { OverviewSection } from './overview-section.tsx';
+import { TicketsSection } from './tickets-section.tsx';
+import { UsersSection } from './users-section.tsx';
+import type { SectionProps } from './section-parts.tsx';
+import './console.css';
+
+const SECTIONS: Record<AdminSection, { label: string; Icon: ComponentType<IconProps>; Section: ComponentType<SectionProps> }> = {
+  overview: { label: 'Overview', Icon: ActivityIcon, Section: OverviewSection },
+  disputes: { label: 'Disputes', Icon: WarningIcon, Section: DisputesSection },
+  ledger: { label: 'Ledger', Icon: BanknoteIcon, Section: LedgerSection },
+  users: { label: 'Users', Icon: UserIcon, Section: UsersSection },
+  listings: { label: 'Listings', Icon: CarIcon, Section: ListingsSection },
+  tickets: { label: 'Tickets', Icon: HeadsetIcon, Section: TicketsSection },
+  'flagged-bids': { label: 'Flagged Bids', Icon: GavelIcon, Section: FlaggedBidsSection },
+  audit: { label: 'Audit Log', Icon: ClipboardCheckIcon, Section: AuditSection },
+};
+
+const sectionLabel = (section: AdminSection) => SECTIONS[section].label;
+
+/**
+ * `/admin` and `/admin/:section`: the operator console. Signed-out visitors sign in first;
+ * accounts without a staff role are told the console is not theirs (the API refuses them too).
+ */
+export function AdminScreen() {
+  return <SignedIn>{(user) => (isStaff(user.role) ? <Console user={user} /> : <NoConsoleAccess />)}</SignedIn>;
+}
+
+function Console({ user }: { user: SessionUser }) {
+  const { section: param } = useParams();
+  const section: AdminSection | null = param === undefined ? 'overview' : isAdminSection(param) ? param : null;
+  const titleId = useId();
+  const [refusal, setRefusal] = useState<ConsoleRefusal | null>(null);
+  useDocumentTitle(section ? `${sectionLabel(section)} · Console` : 'Console');
+  useFreshProfile(user.id);
+  const navRef = useRef<HTMLUListElement>(null);
+
+  // On a phone the menu is a strip that scrolls sideways: keep the open section in sight there,
+  // without scrolling the page.
+  useEffect(() => {
+    const list = navRef.current;
+    const link = list?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!list || !link || list.scrollWidth <= list.clientWidth) return;
+    const left = link.offsetLeft - list.offsetLeft;
+    if (left < list.scrollLeft || left + link.offsetWidth > list.scrollLeft + list.clientWidth) {
+      list.scrollLeft = Math.max(0, left - (list.clientWidth - link.offsetWidth) / 2);
+    }
+  }, [section]);
+
+  const content = useMemo(() => {
+    if (!section) {
+      return (
+        <div className="console-missing">
+          <h2 id={titleId} className="console-section__title">
+            No such section
+          </h2>
+          <p className="muted">The console has no page at this address.</p>
+          <Link to={adminPath()} className="btn btn--dark btn--sm">
+            Console Overview
+          </Link>
+        </div>
+      );
+    }
+    const { Section } = SECTIONS[section];
+    return <Section user={user} titleId={titleId} />;
+  }, [section, user, titleId]);
+
+  if (refusal) return <ConsoleRefused refusal={refusal} user={user} />;
+
+  return (
+    <ConsoleAccessContext.Provider value={setRefusal}>
+      <div className="console" data-testid="console">
+        <section className="console-hero" aria-label="Operator console">
+          <div className="container console-hero__inner">
+            <p className="eyebrow">Operator console</p>
+            <h1 className="console-hero__title">Back Office</h1>
+            <p className="console-hero__lead">
+              Signed in as <strong>{user.email}</strong> · {ROLE_LABELS[user.role]}. Every change you make here is kept in the audit log with
+              its reason.
+            </p>
+          </div>
+        </section>
+
+        <div className="container over-band console-body">
+          <nav className="card console-nav" aria-label="Console sections">
+            <ul ref={navRef} className="console-nav__list">
+              {ADMIN_SECTIONS.map((id) => {
+                const { label, Icon } = SECTIONS[id];
+                return (
+                  <li key={id}>
+                    <NavLink
+                      to={adminPath(id)}
+                      end
+                      className={({ isActive }) => (isActive || (id === 'overview' && section === 'overview') ? 'console-nav__link is-active' : 'console-nav__link')}
+                      aria-current={section === id ? 'page' : undefined}
+                    >
+                      <Icon size={18} />
+                      {label}
+                    </NavLink>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+
+          <section className="card console-panel" aria-labelledby={titleId} data-testid="console-section" data-section={section ?? 'none'}>
+            {content}
+          </section>
+        </div>
+      </div>
+    </ConsoleAccessContext.Provider>
+  );
+}
+
+/** The stored user may be stale (a role granted, two-factor turned on elsewhere): re-read it once. */
+function useFreshProfile(userId: number) {
+  useEffect(() => {
+    const controller = new AbortController();
+    getOwnProfile(controller.signal)
+      .then((data) => {
+        const fresh = toSessionUser(data);
+        const { user: current, setSession } = useSessionStore.getState();
+        if (fresh && current && fresh.id === current.id) setSession({ user: fresh });
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [userId]);
+}
