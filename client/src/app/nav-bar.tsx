@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
-import { CloseIcon, Emblem, MenuIcon, PhoneIcon, PlusIcon, UserIcon } from '../components/ui/icons.tsx';
+import { PAGES } from '@common/paths.ts';
+import { CloseIcon, Emblem, MenuIcon, PhoneIcon, PlusIcon, ShieldCheckIcon, UserIcon } from '../components/ui/icons.tsx';
 import { useLogout } from '../features/auth/index.ts';
+import { canOpenConsole } from '../features/back-office/index.ts';
 import { useSessionStore } from '../lib/session-store.ts';
 import { NotificationBell } from '../features/notifications/index.ts';
 import './nav-bar.css';
+import './console-link.css';
 
 const PRIMARY_LINKS = [
   { to: '/', label: 'Cars', end: true },
@@ -16,6 +19,9 @@ const PRIMARY_LINKS = [
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   isActive ? 'nav-link nav-link--active' : 'nav-link';
 
+const consoleLinkClass = ({ isActive }: { isActive: boolean }) =>
+  isActive ? 'nav-link nav-link--console nav-link--active' : 'nav-link nav-link--console';
+
 const sellLinkClass = ({ isActive }: { isActive: boolean }) =>
   isActive ? 'nav-link nav-link--sell nav-link--active' : 'nav-link nav-link--sell';
 
@@ -24,6 +30,7 @@ export function NavBar() {
   const user = useSessionStore((s) => s.user);
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const { logout: endSession, pending: loggingOut } = useLogout();
+  const staff = isAuthenticated && canOpenConsole(user);
 
   // The menu remembers the location it was opened at, so any navigation
   // (a link in the menu, Back, a redirect) closes it without an effect.
@@ -46,7 +53,7 @@ export function NavBar() {
 
   return (
     <header className="site-header">
-      <nav className="navbar container" aria-label="Main">
+      <nav className={staff ? 'navbar navbar--staff container' : 'navbar container'} aria-label="Main">
         <Link to="/" className="brand" aria-label="LuxeMotors home">
           <Emblem size={34} />
           <span className="brand__name" aria-hidden="true">
@@ -67,6 +74,12 @@ export function NavBar() {
           <div className="navbar__auth">
             {isAuthenticated && user ? (
               <>
+                {staff && (
+                  <NavLink to={PAGES.admin} className={consoleLinkClass} title="Operator console">
+                    <ShieldCheckIcon size={18} />
+                    <span className="nav-link__label">Console</span>
+                  </NavLink>
+                )}
                 <NavLink to="/sell" className={sellLinkClass}>
                   <PlusIcon size={16} />
                   Sell<span className="nav-link__more"> your car</span>
