@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import type { ChangeEvent, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
 /** The props that tie a control to its field's label, hint and error. */
 export interface ControlProps {
@@ -95,46 +95,38 @@ function split<T extends Chrome>(props: T) {
   return { chrome: { id: props.id, label, optional, aside, hint, error, errorTestId, describedBy, invalid, errorFirst, className }, control };
 }
 
-/** A text input (or email, tel, url...) in a field. */
-export function TextField(props: Chrome & Native<InputHTMLAttributes<HTMLInputElement>> & { inputClassName?: string }) {
+/** A text control's parts: its field's chrome, its own attributes, its class (`base` and any `inputClassName`) and its change handler. */
+function textParts<T extends Chrome & { inputClassName?: string; onChange: (value: string) => void }>(props: T, base: string) {
   const { chrome, control } = split(props);
   const { onChange, inputClassName, ...input } = control;
-  return (
-    <FormField {...chrome}>
-      {(aria) => (
-        <input
-          type="text"
-          {...input}
-          {...aria}
-          className={inputClassName ? `input ${inputClassName}` : 'input'}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      )}
-    </FormField>
-  );
+  const className = inputClassName ? `${base} ${inputClassName}` : base;
+  return { chrome, input, className, onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange(event.target.value) };
+}
+
+/** A text input (or email, tel, url...) in a field. */
+export function TextField(props: Chrome & Native<InputHTMLAttributes<HTMLInputElement>> & { inputClassName?: string }) {
+  const { chrome, input, className, onChange } = textParts(props, 'input');
+  return <FormField {...chrome}>{(aria) => <input type="text" {...input} {...aria} className={className} onChange={onChange} />}</FormField>;
 }
 
 /** A multi-line text in a field. */
 export function TextAreaField(props: Chrome & Native<TextareaHTMLAttributes<HTMLTextAreaElement>> & { inputClassName?: string }) {
-  const { chrome, control } = split(props);
-  const { onChange, inputClassName, ...input } = control;
-  return (
-    <FormField {...chrome}>
-      {(aria) => (
-        <textarea
-          {...input}
-          {...aria}
-          className={inputClassName ? `input input--textarea ${inputClassName}` : 'input input--textarea'}
-          onChange={(event) => onChange(event.target.value)}
-        />
-      )}
-    </FormField>
-  );
+  const { chrome, input, className, onChange } = textParts(props, 'input input--textarea');
+  return <FormField {...chrome}>{(aria) => <textarea {...input} {...aria} className={className} onChange={onChange} />}</FormField>;
 }
 
 export interface SelectOption {
   value: string;
   label: string;
+}
+
+/** The `<option>`s of a `<select>`, for a select in a field or one standing alone. */
+export function SelectOptions({ options }: { options: readonly SelectOption[] }) {
+  return options.map((option) => (
+    <option key={option.value} value={option.value}>
+      {option.label}
+    </option>
+  ));
 }
 
 /** A choice from a list in a field; `placeholder` is a first, empty option. */
@@ -148,11 +140,7 @@ export function SelectField(
       {(aria) => (
         <select {...select} {...aria} className="input select" onChange={(event) => onChange(event.target.value)}>
           {placeholder !== undefined && <option value="">{placeholder}</option>}
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
+          <SelectOptions options={options} />
         </select>
       )}
     </FormField>
