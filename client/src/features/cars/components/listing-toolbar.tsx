@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { FilterChips } from '../../../components/ui/filter-chips.tsx';
+import { SelectOptions } from '../../../components/ui/form-field.tsx';
 import {
   FILTER_OPTIONS,
   LISTING_SORTS,
@@ -35,11 +36,7 @@ export function ListingToolbar({
             if (next) onSortChange(next);
           }}
         >
-          {SORT_OPTIONS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
+          <SelectOptions options={SORT_OPTIONS} />
         </select>
       </div>
     </div>
