@@ -38,6 +38,11 @@ export default fp<{ config: AppConfig }>(
           { name: 'testimonials', description: 'Customer testimonials and their statistics' },
           { name: 'support', description: 'Support tickets' },
           { name: 'watchlist', description: "Cars the signed-in user is watching" },
+          {
+            name: 'admin',
+            description:
+              'The operator back office: operators and admins signed in with a second factor. Signed out 401; role `user` 403 NOT_ALLOWED; a session without the second factor 403 TOTP_REQUIRED; every write takes a `reason` and is audited in its transaction.',
+          },
         ],
       },
     });

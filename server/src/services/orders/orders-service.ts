@@ -210,9 +210,8 @@ export class OrdersService {
 
   // ── The operator ──────────────────────────────────────────────────────────────────────
 
-  /** Decides a dispute: refund the buyer, or release the funds to the seller. */
   /**
-   * Decides a dispute: the console (`actor` an operator) and the command line (`cli`) both come
+   * Decides a dispute (refund the buyer, or release the funds to the seller): the console (`actor` an operator) and the command line (`cli`) both come
    * here. The audit entry is written in the same transaction as the move and the money's leg.
    */
   async resolveDispute(orderId: number, decision: OperatorAction, note: string, actor: AuditActor = 'cli'): Promise<OrderWithEvents> {
@@ -224,16 +223,6 @@ export class OrdersService {
       }
       const before = { status: record.order.status };
       record = await this.transitions.move(tx, changes, record, decision, 'operator', { note, actorUserId: actor === 'cli' ? undefined : actor.userId });
-      const disbursement = decision === 'refund' ? 'refund' : 'payout';
-      await recordAudit(tx, {
-        actor,
-        action: 'dispute.resolve',
-        targetType: 'order',
-        targetId: orderId,
-        reason: note,
-        before,
-        after: { status: record.order.status, outcome: decision, disbursement, amount: record.order.amount },
-      });
       if (decision === 'refund') {
         await this.money.startDisbursement(tx, changes, record.order, 'refund');
         // The sale fell through: the car is back on the market.
@@ -243,6 +232,16 @@ export class OrdersService {
         await this.money.startDisbursement(tx, changes, record.order, 'payout');
         await this.completeSale(tx, changes, record);
       }
+      // Last, so the log's chain lock is held only for the moment the entry takes.
+      await recordAudit(tx, {
+        actor,
+        action: 'dispute.resolve',
+        targetType: 'order',
+        targetId: orderId,
+        reason: note,
+        before,
+        after: { status: record.order.status, outcome: decision, disbursement: decision === 'refund' ? 'refund' : 'payout', amount: record.order.amount },
+      });
       return (await readOrder(tx, orderId))!;
     });
   }
