@@ -29,30 +29,22 @@ describe('adjustPrice', () => {
 
 describe('estimateMarketValue', () => {
   const subject = { year: 2021, mileage: 15_000 };
+  /** Listings of the subject's own year and mileage (so not adjusted) at these prices, ids 1, 2, ... */
+  const unadjusted = (...prices: number[]) => prices.map((price, i) => comparable(i + 1, subject.year, subject.mileage, price));
 
   it('gives no estimate below three comparables', () => {
     expect(estimateMarketValue(subject, [])).toBeNull();
-    expect(estimateMarketValue(subject, [comparable(1, 2021, 15_000, 100_000), comparable(2, 2021, 15_000, 110_000)])).toBeNull();
+    expect(estimateMarketValue(subject, unadjusted(100_000, 110_000))).toBeNull();
   });
 
   it('takes the median of the adjusted prices and the middle half as the range, rounded to $100', () => {
-    const valuation = estimateMarketValue(subject, [
-      comparable(1, 2021, 15_000, 100_000),
-      comparable(2, 2021, 15_000, 120_000),
-      comparable(3, 2021, 15_000, 110_000),
-      comparable(4, 2021, 15_000, 130_050),
-    ]);
+    const valuation = estimateMarketValue(subject, unadjusted(100_000, 120_000, 110_000, 130_050));
     expect(valuation).toMatchObject({ estimate: 115_000, low: 107_500, high: 122_500 });
     expect(valuation!.comparables.map((c) => c.adjustedPrice).sort()).toEqual([100_000, 110_000, 120_000, 130_050]);
   });
 
   it('is not pulled by one outlier', () => {
-    const valuation = estimateMarketValue(subject, [
-      comparable(1, 2021, 15_000, 100_000),
-      comparable(2, 2021, 15_000, 101_000),
-      comparable(3, 2021, 15_000, 102_000),
-      comparable(4, 2021, 15_000, 900_000),
-    ]);
+    const valuation = estimateMarketValue(subject, unadjusted(100_000, 101_000, 102_000, 900_000));
     expect(valuation!.estimate).toBe(101_500);
   });
 
