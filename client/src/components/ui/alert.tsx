@@ -26,7 +26,7 @@ export function Alert({
   const Icon = ICONS[tone];
   return (
     <div
-      className={`alert alert--${tone}${className ? ` ${className}` : ''}`}
+      className={`alert alert--${tone} tone-${tone}${className ? ` ${className}` : ''}`}
       role={tone === 'error' ? 'alert' : 'status'}
       data-testid={testId}
     >

@@ -48,7 +48,7 @@ export function ResetPasswordScreen() {
   if (!token) {
     return (
       <AuthCard title="Reset Password" icon={<AlertIcon size={40} />} testId="reset-password-invalid">
-        <p className="auth-error-text" role="alert">
+        <p className="callout tone-error auth-error-text" role="alert">
           {MISSING_TOKEN}
         </p>
         <p className="auth-note">Open the link from your reset email, or request a new one.</p>

@@ -67,7 +67,7 @@ export function TwoFactorSettings({ user }: { user: SessionUser }) {
       </div>
 
       {staff && !enabled && step.kind !== 'codes' && (
-        <div className="alert alert--warning two-factor__staff" role="note" data-testid="console-needs-totp">
+        <div className="alert tone-warning two-factor__staff" role="note" data-testid="console-needs-totp">
           <div className="alert__body">
             <p className="alert__title">The operator console needs two-factor sign-in</p>
             <p>

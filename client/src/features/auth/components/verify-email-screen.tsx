@@ -79,7 +79,7 @@ export function VerifyEmailScreen() {
       icon={<AlertIcon size={40} />}
       testId="verify-email-failure"
     >
-      <p className="auth-error-text" role="alert">
+      <p className="callout tone-error auth-error-text" role="alert">
         {outcome.message}
       </p>
       <p className="auth-note">

@@ -69,7 +69,7 @@ export function ReserveStatus({ view, ownCar }: { view: AuctionView; ownCar: boo
     'not-met': 'The car sells only if bidding reaches the reserve.',
   }[kind];
   return (
-    <p className={`auction-reserve auction-reserve--${kind}`}>
+    <p className={`callout callout--icon auction-reserve auction-reserve--${kind}`}>
       <ShieldCheckIcon size={16} />
       <span>
         <strong data-testid="reserve-status">{text}</strong> <span className="auction-reserve__detail">{detail}</span>

@@ -154,7 +154,7 @@ export function BidForm({
       />
 
       {blocked && (
-        <p id={reasonId} className="bid-form__reason" data-testid="bid-blocked-reason">
+        <p id={reasonId} className="callout callout--icon tone-warning bid-form__reason" data-testid="bid-blocked-reason">
           <LockIcon size={16} />
           <span>
             {blocked === 'sign-in' && (
@@ -182,7 +182,7 @@ export function BidForm({
       <div aria-live="polite" className="bid-form__feedback-region">
         {shownFeedback && (
           <p
-            className={`bid-form__feedback bid-form__feedback--${shownFeedback.tone}`}
+            className={`callout tone-${shownFeedback.tone} bid-form__feedback`}
             role={shownFeedback.tone === 'error' && !outbid ? 'alert' : undefined}
             data-testid="bid-feedback"
           >
@@ -192,7 +192,7 @@ export function BidForm({
       </div>
 
       {capped && (
-        <p className="bid-form__reason" data-testid="bid-capped">
+        <p className="callout callout--icon tone-warning bid-form__reason" data-testid="bid-capped">
           <LockIcon size={16} />
           <span>Bidding has reached {formatUsd(maximum)}, the most escrow covers.</span>
         </p>

@@ -116,12 +116,12 @@ export function LiveDiscussion({
                 <div className="chat-msg__meta">
                   <span className="chat-msg__author">{m.userName}</span>
                   {m.role === 'seller' && (
-                    <span className="badge badge--seller" data-testid="seller-badge">
+                    <span className="badge badge--seller tone-success" data-testid="seller-badge">
                       Seller
                     </span>
                   )}
                   {m.type === 'bid' && <span className="badge badge--bid">BID</span>}
-                  {m.type === 'question' && <span className="badge badge--question">Question</span>}
+                  {m.type === 'question' && <span className="badge badge--question tone-info">Question</span>}
                   <time className="chat-msg__time" dateTime={m.timestamp} title={formatDateTime(m.timestamp)}>
                     {formatMessageTime(m.timestamp, now)}
                   </time>
@@ -143,14 +143,14 @@ export function LiveDiscussion({
       )}
 
       {userId === null ? (
-        <p className="chat__prompt" data-testid="chat-sign-in-prompt">
+        <p className="callout tone-info chat__prompt" data-testid="chat-sign-in-prompt">
           <Link to="/login" state={{ from }} className="text-link">
             Sign in
           </Link>{' '}
           to join the discussion.
         </p>
       ) : !user?.email_verified ? (
-        <p className="chat__prompt" data-testid="chat-verify-prompt">
+        <p className="callout tone-info chat__prompt" data-testid="chat-verify-prompt">
           Verify your email address to join the discussion. Use the link we emailed you, or resend it from your{' '}
           <Link to="/dashboard" className="text-link">
             dashboard

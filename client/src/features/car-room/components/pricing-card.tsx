@@ -121,7 +121,7 @@ export function PricingCard({
       </Facts>
 
       {notice && (
-        <div className={`listing-status listing-status--${notice.tone}`} role="status" data-testid="car-status-notice">
+        <div className={`callout callout--icon listing-status listing-status--${notice.tone}`} role="status" data-testid="car-status-notice">
           <InfoIcon size={20} />
           <div>
             <p className="listing-status__title">{notice.badge}</p>
@@ -145,7 +145,7 @@ export function PricingCard({
       )}
 
       {myOrder && (
-        <p className="my-order" data-testid="my-order">
+        <p className="callout callout--icon tone-info my-order" data-testid="my-order">
           <ReceiptIcon size={18} />
           <span>
             {myOrder.buyerId === userId ? 'Your order' : 'An order'} for this car: Order #{myOrder.id},{' '}
@@ -228,7 +228,7 @@ function MarketValue({ detail }: { detail: CarDetail }) {
   const valuation = useValuation(detail.id, comparables ? detail.marketValue : null);
   if (detail.marketValue === null) {
     return (
-      <p className="pricing-card__market pricing-card__market--none" data-testid="market-value">
+      <p className="callout tone-neutral pricing-card__market--none" data-testid="market-value">
         Not enough comparable cars to estimate a market value
       </p>
     );

@@ -98,7 +98,7 @@ function Dashboard({ user }: { user: SessionUser }) {
 
       <div className="container over-band">
         {!user.email_verified && (
-          <div className="alert alert--warning dash-verify" role="region" aria-label="Email verification">
+          <div className="alert tone-warning dash-verify" role="region" aria-label="Email verification">
             <div className="alert__body">
               <p className="alert__title">Please verify your email address</p>
               <p>

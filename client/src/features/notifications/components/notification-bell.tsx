@@ -155,7 +155,7 @@ function SignedInPanel({ titleId, onNavigate }: { titleId: string; onNavigate: (
       </div>
 
       {error && status === 'ready' && (
-        <p className="bell-panel__error" role="alert">
+        <p className="callout tone-error bell-panel__error" role="alert">
           {error}
         </p>
       )}
