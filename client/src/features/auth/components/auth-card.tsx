@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import { Emblem } from '../../../components/ui/icons.tsx';
+import { Emblem, MailIcon } from '../../../components/ui/icons.tsx';
 
 /** The frame of every account screen: a centred card on the dark brand band. */
 export function AuthCard({
@@ -35,5 +35,14 @@ export function AuthCard({
         </div>
       </div>
     </section>
+  );
+}
+
+/** "Check Your Email" after a link was mailed: `sent` says what was sent where, `actions` what the person may do meanwhile. */
+export function EmailSentCard({ sent, actions, footer, testId }: { sent: ReactNode; actions: ReactNode; footer?: ReactNode; testId: string }) {
+  return (
+    <AuthCard title="Check Your Email" icon={<MailIcon size={40} />} testId={testId} subtitle={sent} footer={footer}>
+      <div className="auth-actions">{actions}</div>
+    </AuthCard>
   );
 }

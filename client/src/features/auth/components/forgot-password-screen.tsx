@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { MailIcon } from '../../../components/ui/icons.tsx';
 import { useSubmission } from '../../../lib/use-submission.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { forgotPassword } from '../api/auth-api.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard, EmailSentCard } from './auth-card.tsx';
 import { EmailField } from './email-field.tsx';
 import './auth.css';
 
@@ -35,24 +34,21 @@ export function ForgotPasswordScreen() {
 
   if (sentTo) {
     return (
-      <AuthCard
-        title="Check Your Email"
-        icon={<MailIcon size={40} />}
+      <EmailSentCard
         testId="forgot-password-success"
-        subtitle={
+        sent={
           <>
             If an account exists for <strong>{sentTo}</strong>, we have sent a link to reset its
             password. The link is valid for 1 hour.
           </>
         }
-        footer={backToLogin}
-      >
-        <div className="auth-actions">
+        actions={
           <button type="button" className="btn btn--outline btn--block" onClick={() => setSentTo(null)}>
             Send Another Email
           </button>
-        </div>
-      </AuthCard>
+        }
+        footer={backToLogin}
+      />
     );
   }
 

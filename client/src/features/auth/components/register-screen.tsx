@@ -2,12 +2,11 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { TextField } from '../../../components/ui/form-field.tsx';
-import { MailIcon } from '../../../components/ui/icons.tsx';
 import { useSubmission } from '../../../lib/use-submission.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { register } from '../api/auth-api.ts';
 import { newPasswordError } from '../lib/password-checklist.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard, EmailSentCard } from './auth-card.tsx';
 import { EmailField } from './email-field.tsx';
 import { PasswordWithConfirm } from './password-with-confirm.tsx';
 import { ResendVerificationButton } from './resend-verification-button.tsx';
@@ -45,24 +44,23 @@ export function RegisterScreen() {
 
   if (registeredEmail) {
     return (
-      <AuthCard
-        title="Check Your Email"
-        icon={<MailIcon size={40} />}
+      <EmailSentCard
         testId="register-success"
-        subtitle={
+        sent={
           <>
             We sent a verification link to <strong>{registeredEmail}</strong>. Open it to activate
             your account — the link is valid for 24 hours.
           </>
         }
-      >
-        <div className="auth-actions">
-          <ResendVerificationButton email={registeredEmail} />
-          <Link to="/login" className="btn btn--primary btn--block">
-            Go to Login
-          </Link>
-        </div>
-      </AuthCard>
+        actions={
+          <>
+            <ResendVerificationButton email={registeredEmail} />
+            <Link to="/login" className="btn btn--primary btn--block">
+              Go to Login
+            </Link>
+          </>
+        }
+      />
     );
   }
 
