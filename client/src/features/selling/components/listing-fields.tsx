@@ -49,6 +49,11 @@ function fieldProps({ idBase, values, errors, onChange, onBlur, disabled }: Base
   };
 }
 
+/** What every choice of the form takes: its ids, value, and the form's change handler. */
+function choiceProps<F extends 'saleType' | 'condition'>({ idBase, values, onChange, disabled }: BaseProps, field: F) {
+  return { idBase, field, value: values[field], disabled, onChange: (value: ListingFormValues[F]) => onChange(field, value) };
+}
+
 /** The part of a field's props that is about the field around the control. */
 const chromeOf = ({ id, className, error, errorTestId }: ReturnType<typeof fieldProps>) => ({ id, className, error, errorTestId });
 
@@ -91,7 +96,7 @@ const CONDITION_OPTIONS = CONDITIONS.map((condition) => ({ value: condition, lab
  * price is the starting bid.
  */
 export function PriceFields({ saleChoice = false, ...props }: BaseProps & { saleChoice?: boolean }) {
-  const { idBase, values, errors, onChange, onBlur, disabled } = props;
+  const { values, errors, onChange, onBlur, disabled } = props;
   const auction = values.saleType === 'auction';
   const bounds = auctionEndBounds();
   const zone = timeZoneName();
@@ -99,14 +104,10 @@ export function PriceFields({ saleChoice = false, ...props }: BaseProps & { sale
     <div className="sell-grid">
       {saleChoice && (
         <ChoiceGroup
-          idBase={idBase}
-          field="saleType"
+          {...choiceProps(props, 'saleType')}
           slug="sale-type"
           legend="How do you want to sell?"
           options={SALE_TYPES}
-          value={values.saleType}
-          disabled={disabled}
-          onChange={(type) => onChange('saleType', type)}
           hint={
             auction
               ? 'Buyers bid until the end you choose; the highest bid then buys the car through escrow. Bids in the final minutes extend the end, so nobody can snipe it.'
@@ -169,14 +170,10 @@ export function PriceFields({ saleChoice = false, ...props }: BaseProps & { sale
         )}
       </FormField>
       <ChoiceGroup
-        idBase={idBase}
-        field="condition"
+        {...choiceProps(props, 'condition')}
         slug="condition"
         legend="Condition"
         options={CONDITION_OPTIONS}
-        value={values.condition}
-        disabled={disabled}
-        onChange={(condition) => onChange('condition', condition)}
         onBlur={() => onBlur('condition')}
         error={errors.condition}
       />
