@@ -11,6 +11,7 @@ import {
 } from './api-client.ts';
 import { setRefreshJournal, type RefreshJournal, type RotationRecord } from './refresh-journal.ts';
 import { useSessionStore } from './session-store.ts';
+import { sampleUser } from './user-fixture.ts';
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {
@@ -145,19 +146,7 @@ class MemoryStorage {
   }
 }
 
-const USER = {
-  id: 7,
-  name: 'Ann Driver',
-  email: 'ann@example.com',
-  email_verified: true,
-  avatar: null,
-  bio: null,
-  phone: null,
-  location: null,
-  created_at: '2025-01-01T00:00:00.000Z',
-  role: 'user' as const,
-  totp_enabled: false,
-};
+const USER = sampleUser();
 
 function jwt(exp: number): string {
   const b64 = (value: unknown) =>

@@ -1,20 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useSessionStore, type SessionUser } from './session-store.ts';
+import { useSessionStore } from './session-store.ts';
+import { sampleUser } from './user-fixture.ts';
 import { useWatchlistStore } from './watchlist-store.ts';
 
-const user = (id: number): SessionUser => ({
-  id,
-  name: `User ${id}`,
-  email: `u${id}@example.com`,
-  email_verified: true,
-  avatar: null,
-  bio: null,
-  phone: null,
-  location: null,
-  created_at: '2025-01-01T00:00:00.000Z',
-  role: 'user' as const,
-  totp_enabled: false,
-});
+const user = (id: number) => sampleUser({ id, name: `User ${id}`, email: `u${id}@example.com` });
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
