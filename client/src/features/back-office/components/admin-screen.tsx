@@ -14,6 +14,7 @@ import {
   type IconProps,
 } from '../../../components/ui/icons.tsx';
 import { SignedIn } from '../../../components/signed-in.tsx';
+import { ScreenLoading } from '../../../components/ui/load-state.tsx';
 import { toSessionUser, useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { getOwnProfile } from '../api/admin-api.ts';
@@ -49,7 +50,18 @@ const sectionLabel = (section: AdminSection) => SECTIONS[section].label;
  * accounts without a staff role are told the console is not theirs (the API refuses them too).
  */
 export function AdminScreen() {
-  return <SignedIn>{(user) => (isStaff(user.role) ? <Console user={user} /> : <NoConsoleAccess />)}</SignedIn>;
+  return <SignedIn>{(user) => <ConsoleDoor user={user} />}</SignedIn>;
+}
+
+/**
+ * Staff go in. Anyone else is refused, once the server has confirmed the role: the stored copy
+ * may be from before a role was granted.
+ */
+function ConsoleDoor({ user }: { user: SessionUser }) {
+  const checked = useFreshProfile(user.id);
+  if (isStaff(user.role)) return <Console user={user} />;
+  if (!checked) return <ScreenLoading title="Console" label="Checking your access..." />;
+  return <NoConsoleAccess />;
 }
 
 function Console({ user }: { user: SessionUser }) {
@@ -58,7 +70,6 @@ function Console({ user }: { user: SessionUser }) {
   const titleId = useId();
   const [refusal, setRefusal] = useState<ConsoleRefusal | null>(null);
   useDocumentTitle(section ? `${sectionLabel(section)} · Console` : 'Console');
-  useFreshProfile(user.id);
   const navRef = useRef<HTMLUListElement>(null);
 
   // On a phone the menu is a strip that scrolls sideways: keep the open section in sight there,
@@ -138,8 +149,12 @@ function Console({ user }: { user: SessionUser }) {
   );
 }
 
-/** The stored user may be stale (a role granted, two-factor turned on elsewhere): re-read it once. */
-function useFreshProfile(userId: number) {
+/**
+ * The stored user may be stale (a role granted or taken, two-factor turned on elsewhere): re-read
+ * it once. True once the server answered (or could not).
+ */
+function useFreshProfile(userId: number): boolean {
+  const [checkedFor, setCheckedFor] = useState<number | null>(null);
   useEffect(() => {
     const controller = new AbortController();
     getOwnProfile(controller.signal)
@@ -148,7 +163,11 @@ function useFreshProfile(userId: number) {
         const { user: current, setSession } = useSessionStore.getState();
         if (fresh && current && fresh.id === current.id) setSession({ user: fresh });
       })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => {
+        if (!controller.signal.aborted) setCheckedFor(userId);
+      });
     return () => controller.abort();
   }, [userId]);
+  return checkedFor === userId;
 }

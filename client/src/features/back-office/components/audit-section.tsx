@@ -10,7 +10,6 @@ import { getAudit, type AuditEntry, type AuditFilters } from '../api/admin-api.t
 import { useConsoleResource, useReportRefusal } from '../hooks/console-access.ts';
 import { AUDIT_ACTION_LABELS, TARGET_LABELS, actorLabel, compactJson, parseId, shortHash } from '../lib/format.ts';
 import { ConsoleEmpty, SectionHead, type SectionProps } from './section-parts.tsx';
-import { TableFrame } from './table-frame.tsx';
 import './audit-section.css';
 
 interface FilterValues {
@@ -116,7 +115,7 @@ export function AuditSection({ titleId }: SectionProps) {
       />
 
       <form className="console-filters audit-filters" onSubmit={apply} noValidate aria-label="Filter the audit log">
-        <TextField id={`${idBase}-actor`} label="Actor" placeholder="Email, account no. or cli" value={values.actor} onChange={(v) => set('actor', v)} autoComplete="off" spellCheck={false} maxLength={254} />
+        <TextField id={`${idBase}-actor`} label="Actor" placeholder="Email or cli" value={values.actor} onChange={(v) => set('actor', v)} autoComplete="off" spellCheck={false} maxLength={254} />
         <SelectField id={`${idBase}-action`} label="Action" value={values.action} options={ACTION_OPTIONS} placeholder="Any action" onChange={(v) => set('action', v as AuditAction | '')} />
         <SelectField id={`${idBase}-target-type`} label="Target" value={values.targetType} options={TARGET_OPTIONS} placeholder="Any target" onChange={(v) => set('targetType', v as AuditTargetType | '')} />
         <TextField
@@ -151,24 +150,15 @@ export function AuditSection({ titleId }: SectionProps) {
           if (entries.length === 0) return <ConsoleEmpty title="No entries">{filtered ? 'Nothing matches these filters.' : 'Nothing has been done in the console yet.'}</ConsoleEmpty>;
           return (
             <>
-              <TableFrame caption={`Audit entries, newest first: ${entries.length}${more ? ' shown' : ''}`} testId="audit-table">
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Actor</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">Reason</th>
-                    <th scope="col">Before → after</th>
-                    <th scope="col">Hash</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {entries.map((entry) => (
-                    <AuditRow key={entry.id} entry={entry} />
-                  ))}
-                </tbody>
-              </TableFrame>
+              <p className="audit-count">
+                {entries.length.toLocaleString('en-US')} {entries.length === 1 ? 'entry' : 'entries'}
+                {more ? ' shown, newest first' : ', newest first'}
+              </p>
+              <ol className="audit-list" aria-label="Audit entries, newest first" data-testid="audit-list">
+                {entries.map((entry) => (
+                  <AuditItem key={entry.id} entry={entry} />
+                ))}
+              </ol>
               {olderError && <Alert tone="error">{olderError}</Alert>}
               {more && (
                 <button type="button" className="btn btn--outline audit-older" onClick={() => void loadOlder(entries)} disabled={loadingOlder}>
@@ -183,43 +173,49 @@ export function AuditSection({ titleId }: SectionProps) {
   );
 }
 
-function AuditRow({ entry }: { entry: AuditEntry }) {
-  const before = compactJson(entry.before);
-  const after = compactJson(entry.after);
+function AuditItem({ entry }: { entry: AuditEntry }) {
   const fullBefore = compactJson(entry.before, Infinity);
   const fullAfter = compactJson(entry.after, Infinity);
   return (
-    <tr data-testid="audit-entry" data-action={entry.action} data-entry-id={entry.id}>
-      <td className="nowrap">
-        <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
-        <span className="console-table__sub">#{entry.id}</span>
-      </td>
-      <td className="audit-actor" data-testid="audit-actor">
-        {entry.actor === 'cli' ? <span className="tag">cli</span> : actorLabel(entry.actor)}
-      </td>
-      <td className="nowrap">
-        {AUDIT_ACTION_LABELS[entry.action] ?? entry.action}
-        <span className="console-table__sub">
-          <code>{entry.action}</code>
-        </span>
-      </td>
-      <td className="nowrap">
-        {TARGET_LABELS[entry.targetType] ?? entry.targetType} #{entry.targetId}
-      </td>
-      <td className="audit-reason" data-testid="audit-reason">
-        {entry.reason}
-      </td>
-      <td className="audit-change">
-        <code title={fullBefore}>{before}</code>
-        <span aria-hidden="true"> → </span>
-        <span className="sr-only"> became </span>
-        <code title={fullAfter}>{after}</code>
-      </td>
-      <td>
-        <code title={entry.hash} className="audit-hash">
-          {shortHash(entry.hash)}
-        </code>
-      </td>
-    </tr>
+    <li className="audit-entry" data-testid="audit-entry" data-action={entry.action} data-entry-id={entry.id}>
+      <div className="split-row audit-entry__head">
+        <p className="audit-entry__what">
+          <strong>{AUDIT_ACTION_LABELS[entry.action] ?? entry.action}</strong> · {TARGET_LABELS[entry.targetType] ?? entry.targetType} #{entry.targetId}
+        </p>
+        <time className="audit-entry__when" dateTime={entry.at}>
+          {formatDateTime(entry.at)}
+        </time>
+      </div>
+      <dl className="audit-entry__facts">
+        <div>
+          <dt>By</dt>
+          <dd data-testid="audit-actor">{entry.actor === 'cli' ? <span className="tag">cli</span> : actorLabel(entry.actor)}</dd>
+        </div>
+        <div>
+          <dt>Reason</dt>
+          <dd data-testid="audit-reason" className="audit-entry__reason">
+            {entry.reason}
+          </dd>
+        </div>
+        <div>
+          <dt>Change</dt>
+          <dd className="audit-entry__change">
+            <code title={fullBefore}>{compactJson(entry.before)}</code>
+            <span aria-hidden="true"> → </span>
+            <span className="sr-only"> became </span>
+            <code title={fullAfter}>{compactJson(entry.after)}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Entry</dt>
+          <dd className="audit-entry__ids">
+            #{entry.id} · <code>{entry.action}</code> · hash{' '}
+            <code title={entry.hash} className="audit-entry__hash">
+              {shortHash(entry.hash)}
+            </code>
+          </dd>
+        </div>
+      </dl>
+    </li>
   );
 }

@@ -28,7 +28,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 const TILES: Tile[] = [
   { key: 'disputesOpen', label: 'Open disputes', value: (o) => count(o.disputesOpen), hint: 'Waiting for a decision', Icon: WarningIcon, to: 'disputes', alert: (o) => o.disputesOpen > 0 },
-  { key: 'escrowHeld', label: 'Held in escrow', value: (o) => formatUsd(o.escrowHeld), hint: 'Charged, not yet paid out or refunded', Icon: BanknoteIcon, to: 'ledger' },
+  { key: 'escrowHeld', label: 'Held in escrow', value: (o) => formatUsd(o.escrowHeld), hint: 'Charged and not paid out or refunded (fees kept included)', Icon: BanknoteIcon, to: 'ledger' },
   { key: 'payoutsPending', label: 'Payouts pending', value: (o) => count(o.payoutsPending), hint: 'Sent to sellers, not yet settled', Icon: ReceiptIcon, to: 'ledger' },
   { key: 'refundsPending', label: 'Refunds pending', value: (o) => count(o.refundsPending), hint: 'Sent to buyers, not yet settled', Icon: RefreshIcon, to: 'ledger' },
   { key: 'flaggedBids', label: 'Flagged bids', value: (o) => count(o.flaggedBids), hint: 'Bidder shares an address with the seller', Icon: GavelIcon, to: 'flagged-bids', alert: (o) => o.flaggedBids > 0 },

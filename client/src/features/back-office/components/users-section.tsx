@@ -111,8 +111,6 @@ export function UsersSection({ titleId, user: me }: SectionProps) {
                   <th scope="col">Account</th>
                   <th scope="col">Role</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Seller</th>
-                  <th scope="col">Joined</th>
                   <th scope="col">
                     <span className="sr-only">Actions</span>
                   </th>
@@ -124,16 +122,16 @@ export function UsersSection({ titleId, user: me }: SectionProps) {
                     <th scope="row" className="users-table__who">
                       {user.name}
                       <span className="console-table__sub">{user.email}</span>
+                      <span className="console-table__sub">
+                        #{user.id} · joined <time dateTime={user.createdAt}>{formatDate(user.createdAt)}</time>
+                      </span>
                     </th>
                     <td>{user.role === 'user' ? ROLE_LABELS.user : <span className="tag">{ROLE_LABELS[user.role]}</span>}</td>
-                    <td>
+                    <td className="users-table__status">
                       <span className={user.status === 'active' ? 'status-badge status-badge--done' : 'status-badge status-badge--problem'}>
                         {user.status === 'active' ? 'Active' : 'Suspended'}
                       </span>
-                    </td>
-                    <td>{user.sellerVerified ? 'Verified' : <span className="muted">Not verified</span>}</td>
-                    <td className="nowrap">
-                      <time dateTime={user.createdAt}>{formatDate(user.createdAt)}</time>
+                      <span className="console-table__sub">{user.sellerVerified ? 'Verified seller' : 'Seller not verified'}</span>
                     </td>
                     <td>
                       <div className="users-table__actions" role="group" aria-label={`Actions for ${user.name}`}>
