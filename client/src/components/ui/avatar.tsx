@@ -3,8 +3,9 @@ import { initials } from '../../lib/initials.ts';
 
 /**
  * A person's photo, or their initials when there is none or it fails to load. Decorative: the
- * name is always said beside it. `className` is the look (`avatar`, `testimonial-card__avatar`);
- * the initials add `<className>--initials`.
+ * name is always said beside it. Its ring and initials come from `.avatar` (global.css);
+ * `className` is the screen's size (`profile-card__avatar`, `testimonial-card__avatar`), and the
+ * initials add `<className>--initials`.
  */
 export function Avatar({
   name,
@@ -25,7 +26,7 @@ export function Avatar({
   if (src && failed !== src) {
     return (
       <img
-        className={className}
+        className={`avatar ${className}`}
         src={src}
         alt=""
         width={size}
@@ -37,7 +38,7 @@ export function Avatar({
     );
   }
   return (
-    <span className={`${className} ${className}--initials`} aria-hidden="true" data-testid={initialsTestId}>
+    <span className={`avatar avatar--initials ${className} ${className}--initials`} aria-hidden="true" data-testid={initialsTestId}>
       {initials(name)}
     </span>
   );

@@ -12,7 +12,7 @@ export function FilterChips<V extends string>({
   onChange: (value: V) => void;
 }) {
   return (
-    <div className="filter-group" role="group" aria-label={label}>
+    <div className="cluster filter-group" role="group" aria-label={label}>
       {options.map((option) => (
         <button key={option.value} type="button" className="chip" aria-pressed={value === option.value} onClick={() => onChange(option.value)}>
           {option.label}

@@ -74,7 +74,7 @@ export function FormField(props: FieldChrome & { children: (control: ControlProp
       {aside === undefined ? (
         labelElement
       ) : (
-        <div className="field__label-row">
+        <div className="split-row field__label-row">
           {labelElement}
           {aside}
         </div>

@@ -122,7 +122,7 @@ export function ModalDialog({
               </h2>
               {subtitle && <p className="modal-dialog__subtitle">{subtitle}</p>}
             </div>
-            <button type="button" className="modal-dialog__close" aria-label="Close" onClick={onClose} disabled={busy}>
+            <button type="button" className="icon-button modal-dialog__close" aria-label="Close" onClick={onClose} disabled={busy}>
               <CloseIcon size={20} />
             </button>
           </header>

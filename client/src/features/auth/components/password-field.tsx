@@ -29,7 +29,7 @@ export function PasswordField({
   const [shown, setShown] = useState(false);
   return (
     <div className="field">
-      <div className="field__label-row">
+      <div className="split-row field__label-row">
         <label htmlFor={id} className="field__label">
           {label}
         </label>
@@ -53,7 +53,7 @@ export function PasswordField({
         />
         <button
           type="button"
-          className="input-group__action"
+          className="icon-button input-group__action"
           aria-label={`${shown ? 'Hide' : 'Show'} ${toggleName}`}
           aria-controls={id}
           onClick={() => setShown((s) => !s)}

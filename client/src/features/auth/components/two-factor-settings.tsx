@@ -52,11 +52,11 @@ export function TwoFactorSettings({ user }: { user: SessionUser }) {
 
   return (
     <section className="two-factor" aria-labelledby={titleId} data-testid="two-factor">
-      <div className="two-factor__head">
+      <div className="cluster two-factor__head">
         <span className="icon-disc two-factor__icon">
           <ShieldCheckIcon size={22} />
         </span>
-        <div className="two-factor__heading">
+        <div className="cluster two-factor__heading">
           <h3 id={titleId} className="two-factor__title">
             Two-factor sign-in
           </h3>

@@ -188,7 +188,7 @@ export function LiveDiscussion({
             />
             <button type="submit" className="btn btn--primary" disabled={sending || draft.trim() === ''}>
               <SendIcon size={18} />
-              <span className="chat__send-label">Send</span>
+              <span className="sr-only-phone">Send</span>
             </button>
           </div>
           {sendError && (

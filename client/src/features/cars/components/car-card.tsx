@@ -69,7 +69,7 @@ export function CarCard({ car }: { car: CarListItem }) {
 
         <div className="car-card__pricing">
           {auction && (
-            <p className="car-card__price-label" data-testid="card-price-label">
+            <p className="caps-label caps-label--sm car-card__price-label" data-testid="card-price-label">
               {auction.highestBid === null ? 'Starting bid' : auction.ended ? 'Final bid' : 'Current bid'}
             </p>
           )}

@@ -85,7 +85,7 @@ function Dashboard({ user }: { user: SessionUser }) {
           <div className="dash-hero__actions">
             <p className="notif-pill" data-testid="dashboard-unread">
               <BellIcon size={18} />
-              <span className="notif-pill__count">{unreadCount}</span>
+              <span className="count-pill notif-pill__count">{unreadCount}</span>
               <span>{unreadCount === 1 ? 'unread notification' : 'unread notifications'}</span>
             </p>
             <button type="button" className="btn btn--ghost-light" onClick={logout} disabled={loggingOut}>

@@ -43,8 +43,8 @@ export function ProfileCard({
 
   return (
     <section className="card profile-card" aria-labelledby={titleId} data-testid="profile-card">
-      <div className="profile-card__identity">
-        <Avatar name={user.name} src={user.avatar} size={88} className="avatar" initialsTestId="avatar-initials" />
+      <div className="cluster profile-card__identity">
+        <Avatar name={user.name} src={user.avatar} size={88} className="profile-card__avatar" initialsTestId="avatar-initials" />
         <div className="profile-card__names">
           <h2 id={titleId} className="profile-card__name">
             {user.name}

@@ -6,7 +6,7 @@ import { TwoFactorSettings } from '../../auth/index.ts';
 
 function SettingsTile({ icon, title, children, action }: { icon: ReactNode; title: string; children: ReactNode; action?: ReactNode }) {
   return (
-    <li className="settings-tile">
+    <li className="stack settings-tile">
       <span className="icon-disc settings-tile__icon">{icon}</span>
       <h3 className="settings-tile__title">{title}</h3>
       <p className="settings-tile__text">{children}</p>

@@ -174,7 +174,7 @@ export function EscrowScreen() {
 
       <section className="container escrow-section" aria-labelledby={warningId}>
         <div className="scam-warning" data-testid="scam-warning">
-          <span className="scam-warning__icon">
+          <span className="icon-disc scam-warning__icon">
             <WarningIcon size={28} />
           </span>
           <div className="scam-warning__body">

@@ -79,7 +79,7 @@ export function NotificationBell() {
       >
         <BellIcon />
         {shownUnread > 0 && (
-          <span className="icon-btn__badge" data-testid="unread-badge" aria-hidden="true">
+          <span className="count-pill icon-btn__badge" data-testid="unread-badge" aria-hidden="true">
             {shownUnread > 99 ? '99+' : shownUnread}
           </span>
         )}

@@ -15,7 +15,7 @@ export function OrderTimeline({ order, role }: { order: OrderWithEvents; role: O
       <h2 id={titleId} className="order-card__title">
         Order timeline
       </h2>
-      <ol className="order-timeline" data-testid="order-timeline">
+      <ol className="step-list order-timeline" data-testid="order-timeline">
         {steps.map((step) => {
           const classes = ['order-step', `order-step--${step.state}`];
           if (step.branch) classes.push('order-step--branch', `order-step--${step.status}`);
@@ -28,7 +28,7 @@ export function OrderTimeline({ order, role }: { order: OrderWithEvents; role: O
               data-state={step.state}
               aria-current={step.state === 'current' ? 'step' : undefined}
             >
-              <span className="order-step__marker" aria-hidden="true">
+              <span className="step-list__marker order-step__marker" aria-hidden="true">
                 {step.state === 'done' && <CheckIcon size={14} />}
               </span>
               <div className="order-step__body">

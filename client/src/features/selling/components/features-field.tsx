@@ -55,7 +55,7 @@ export function FeaturesField({
 
   return (
     <div className="field sell-field sell-field--features">
-      <div className="field__label-row">
+      <div className="split-row field__label-row">
         <label htmlFor={inputId} className="field__label">
           Features <span className="field__optional">(optional)</span>
         </label>
@@ -106,7 +106,7 @@ export function FeaturesField({
               <span>{feature}</span>
               <button
                 type="button"
-                className="feature-chip__remove"
+                className="icon-button feature-chip__remove"
                 aria-label={`Remove feature ${feature}`}
                 disabled={disabled}
                 onClick={() => removeFeature(index)}

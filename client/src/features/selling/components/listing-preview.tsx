@@ -60,7 +60,7 @@ export function ListingPreview({
               {listing.location}
             </p>
             <div className="car-card__pricing">
-              {auction && <p className="car-card__price-label">Starting bid</p>}
+              {auction && <p className="caps-label caps-label--sm car-card__price-label">Starting bid</p>}
               <p className="car-card__price">{formatUsd(listing.price)}</p>
               <p className="car-card__market-value">{MARKET_VALUE_PENDING}</p>
             </div>
@@ -100,7 +100,7 @@ export function ListingPreview({
           On its car page
         </h3>
         <div className="page-preview" data-testid="preview-page">
-          <div className="page-preview__badges">
+          <div className="cluster page-preview__badges">
             <span className="badge badge--condition page-preview__badge">{listing.condition}</span>
             <span className="badge page-preview__badge page-preview__badge--style">{bodyStyle}</span>
           </div>

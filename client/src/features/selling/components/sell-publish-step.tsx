@@ -11,7 +11,7 @@ function PublishStep({ state, label, children }: { state: StepState; label: stri
   const words = { waiting: 'Not started', active: 'In progress', done: 'Done', failed: 'Needs attention' } as const;
   return (
     <li className={`publish-step publish-step--${state}`} data-state={state}>
-      <span className="publish-step__marker" aria-hidden="true">
+      <span className="step-list__marker publish-step__marker" aria-hidden="true">
         {state === 'done' ? <CheckIcon size={16} /> : state === 'active' ? <span className="spinner publish-step__spinner" /> : null}
       </span>
       <div className="publish-step__body">
@@ -47,7 +47,7 @@ export function SellPublishStep({
       <h2 id={`${idBase}-publish-title`} ref={headingRef} tabIndex={-1} className="sell-section-head__title">
         Publishing your listing
       </h2>
-      <ol className="publish-steps">
+      <ol className="step-list publish-steps">
         <PublishStep
           state={phase === 'creating' ? 'active' : phase === 'create-failed' ? 'failed' : draftId !== null ? 'done' : 'waiting'}
           label="Saving your listing"

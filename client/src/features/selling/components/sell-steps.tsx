@@ -22,7 +22,7 @@ export function SellSteps({ step }: { step: SellStep }) {
           <span className="sell-steps__number" aria-hidden="true">
             {i < current ? <CheckIcon size={16} /> : i + 1}
           </span>
-          <span className="sell-steps__label">{s.label}</span>
+          <span className={i === current ? 'sell-steps__label' : 'sell-steps__label sr-only-phone'}>{s.label}</span>
         </li>
       ))}
     </ol>

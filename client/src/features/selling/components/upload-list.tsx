@@ -61,7 +61,7 @@ export function UploadList({
               >
                 <span style={{ width: `${state.status === 'failed' ? 100 : percent}%` }} />
               </div>
-              <p className="upload-row__status" data-testid="upload-status">
+              <p className="icon-text upload-row__status" data-testid="upload-status">
                 {state.status === 'done' && <CheckIcon size={15} />}
                 {text}
               </p>

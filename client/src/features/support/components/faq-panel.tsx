@@ -73,7 +73,7 @@ export function FaqPanel({ onAskUs }: { onAskUs: () => void }) {
                     aria-controls={panelId}
                     onClick={() => toggle(entry.id)}
                   >
-                    <span className="faq__topic">{entry.topic}</span>
+                    <span className="caps-label caps-label--sm faq__topic">{entry.topic}</span>
                     <span className="faq__question-text">{entry.question}</span>
                     <ChevronDownIcon size={20} className="faq__chevron" />
                   </button>

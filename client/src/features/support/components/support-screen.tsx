@@ -119,10 +119,10 @@ function ContactCard({
   action: ReactNode;
 }) {
   return (
-    <li className="card contact-card" data-testid="contact-option">
+    <li className="card stack contact-card" data-testid="contact-option">
       <span className="contact-card__icon">{icon}</span>
       <h3 className="contact-card__title">{title}</h3>
-      <p className="contact-card__availability">
+      <p className="icon-text contact-card__availability">
         <ClockIcon size={16} />
         {availability}
       </p>

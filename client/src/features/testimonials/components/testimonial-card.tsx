@@ -20,7 +20,7 @@ export function TestimonialCard({ testimonial: t }: { testimonial: Testimonial }
       data-date={t.date}
       tabIndex={-1}
     >
-      <header className="testimonial-card__header">
+      <header className="cluster testimonial-card__header">
         <Avatar name={t.customerName} src={t.customerImage} size={52} className="testimonial-card__avatar" lazy />
         <div className="testimonial-card__who">
           <h3 id={nameId} className="testimonial-card__name">
