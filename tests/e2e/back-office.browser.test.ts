@@ -6,6 +6,7 @@
  * without a second factor is sent to set it up. Codes come from the QR's otpauth:// URL (otpauth),
  * never from the client's code.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
@@ -241,6 +242,16 @@ describe('operator back office', () => {
     expect(await seriousViolations(page), 'console audit log').toEqual([]);
     await shootBoth(tab, 'back-office-audit');
 
+    // The ledger: the refund balances the charge, and its CSV downloads with the session's token.
+    await openSection(page, 'Ledger');
+    const totals = page.getByTestId('ledger-totals');
+    await totals.waitFor();
+    expect(await totals.innerText()).toContain('Balanced');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv.split(/\r?\n/)[0]).toBe('id,orderId,kind,amount,reference,status,at');
+    expect(csv).toMatch(new RegExp(`^\\d+,${order.id},refund,`, 'm'));
+
     // The other sections open without errors, and fit a phone.
     for (const name of ['Ledger', 'Users', 'Listings', 'Tickets', 'Flagged Bids']) {
       await openSection(page, name);
@@ -248,6 +259,11 @@ describe('operator back office', () => {
       expect(await seriousViolations(page), `console ${name}`).toEqual([]);
       await shootBoth(tab, `back-office-${name.toLowerCase().replace(/\s+/g, '-')}`);
     }
+    // Users: an operator may suspend and verify, but only an admin changes roles.
+    await openSection(page, 'Users');
+    await page.getByTestId('user-row').first().waitFor();
+    expect(await page.getByRole('button', { name: 'Suspend' }).count()).toBeGreaterThan(0);
+    expect(await page.getByRole('button', { name: 'Change Role' }).count()).toBe(0);
     expectNoUnexpectedErrors(tab, EXPECTED_401);
   }, 240_000);
 
