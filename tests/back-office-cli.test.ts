@@ -9,15 +9,11 @@ import { createUser } from './helpers/users.ts';
 
 /**
  * `npm run operator -- grant|revoke` and `npm run audit:verify` as an operator types them on the
- * server: separate processes on the server's database. The embedded test database lives inside
- * the test process, so these run on PostgreSQL only (DATABASE_URL).
+ * server: separate processes that reach the running server through its operator socket (on the
+ * embedded database and on PostgreSQL alike).
  */
 
 const run = promisify(execFile);
-const onPostgres = Boolean(process.env.DATABASE_URL);
-if (!onPostgres) {
-  console.log('[back-office-cli] skipped: the operator commands open the server\'s database in a process of their own, and the embedded test database lives in the test process; set DATABASE_URL to run them on PostgreSQL.');
-}
 
 let t: TestApp;
 let admin: StaffUser;
@@ -35,7 +31,7 @@ async function npm(script: string, args: string[] = []): Promise<{ code: number;
   }
 }
 
-describe.skipIf(!onPostgres)('operator commands', () => {
+describe('operator commands', () => {
   beforeAll(async () => {
     // A revoked session is noticed by the running server within a second.
     t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '10000', SESSION_RECHECK_SECONDS: '1' });

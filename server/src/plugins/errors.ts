@@ -11,6 +11,9 @@ export default fp(
   async function errorHandling(app: FastifyInstance) {
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       if (error instanceof AppError) {
+        // Every 429 says when to come back (the sign-in lockout's included).
+        const retryAfter = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
+        if (error.statusCode === 429 && typeof retryAfter === 'number' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(Math.max(1, retryAfter)));
         return reply.status(error.statusCode).send({
           error: error.message,
           code: error.code,

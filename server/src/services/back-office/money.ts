@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, isNotNull, lte, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, lte, sql, sum, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../../db/client.ts';
 import { bids, orders, payments, supportTickets } from '../../../../db/schema/index.ts';
 import type { AdminOverview, LedgerEntry, LedgerKind, LedgerTotals, OrderWithEvents } from '@common/api-types.ts';
@@ -56,19 +56,22 @@ export class MoneyDesk {
   }
 
   /**
-   * Every charge, payout and refund in the period (by when it was recorded), oldest first, and
+   * Every charge, payout and refund in the period (by `at`: settled, or recorded while pending), oldest first, and
    * their totals. `held` is what was charged and has not left: orders still in escrow, payouts
    * and refunds not yet settled, and the escrow fees kept, so charged = paidOut + refunded + held.
    */
   async ledger(period: LedgerPeriod): Promise<{ entries: LedgerEntry[]; totals: LedgerTotals & { feesKept: number } }> {
+    // An entry's moment is when the money moved (settled), or when it was recorded while pending.
+    const at = sql<Date>`coalesce(${payments.settledAt}, ${payments.createdAt})`;
     const conditions: SQL[] = [inArray(payments.kind, LEDGER_KINDS)];
-    if (period.from) conditions.push(gte(payments.createdAt, new Date(period.from)));
-    if (period.to) conditions.push(lte(payments.createdAt, new Date(period.to)));
+    const moment = (iso: string) => sql`${new Date(iso).toISOString()}::timestamptz`;
+    if (period.from) conditions.push(gte(at, moment(period.from)));
+    if (period.to) conditions.push(lte(at, moment(period.to)));
     const rows = await this.db
       .select()
       .from(payments)
       .where(and(...conditions))
-      .orderBy(asc(payments.createdAt), asc(payments.id))
+      .orderBy(asc(at), asc(payments.id))
       .limit(LEDGER_LIMIT);
     const entries: LedgerEntry[] = rows.map((row) => ({
       id: row.id,

@@ -109,7 +109,6 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { userId, email, role };
   };
   const userId = (raw: string) => pathId(raw, 'User not found');
-  const carId = (raw: string) => pathId(raw, 'Car not found');
 
   app.get(
     '/overview',
@@ -119,7 +118,9 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         {
           200: Envelope(
             Type.Object({
-              ordersByStatus: Type.Record(StringEnum(ORDER_STATUSES), Type.Integer()),
+              ordersByStatus: Type.Object(Object.fromEntries(ORDER_STATUSES.map((status) => [status, Type.Optional(Type.Integer())])), {
+                description: 'How many orders are in each status (statuses with none are left out)',
+              }),
               escrowHeld: Type.Integer({ description: 'Charged and not yet paid out or refunded, escrow fees kept included' }),
               payoutsPending: Type.Integer(),
               refundsPending: Type.Integer(),
@@ -222,55 +223,49 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: { users: await accounts.search(request.query.search) } }),
   );
 
-  const userWrite = (path: string, summary: string, run: (staff: Staff, id: number, reason: string) => Promise<unknown>) =>
+  /** A write on one record that takes only a reason: `POST /users|cars/:id/<action> {reason}`. */
+  const reasonWrite = (path: `/${'users' | 'cars'}/:id/${string}`, summary: string, answer: TSchema, run: (staff: Staff, id: number, reason: string) => Promise<unknown>) => {
+    const notFoundMessage = path.startsWith('/users') ? 'User not found' : 'Car not found';
     app.post(
-      `/users/:id/${path}`,
-      { schema: { ...describe(summary, { 200: Envelope(AdminUserSchema), ...writes }), params: IdParams, body: ReasonSchema } },
-      async (request) => ({ data: await run(staffOf(request), userId(request.params.id), request.body.reason.trim()) }),
+      path,
+      { schema: { ...describe(summary, { 200: answer, ...writes }), params: IdParams, body: ReasonSchema } },
+      async (request) => ({ data: await run(staffOf(request), pathId(request.params.id, notFoundMessage), request.body.reason.trim()) }),
     );
-  userWrite(
-    'suspend',
+  };
+  const AdminUserAnswer = Envelope(AdminUserSchema);
+  reasonWrite(
+    '/users/:id/suspend',
     'Suspend an account: its sessions and sockets end at once, sign-in answers 403 ACCOUNT_SUSPENDED, its live listings leave the market. Only an admin may suspend staff; nobody suspends themselves (409).',
+    AdminUserAnswer,
     (staff, id, reason) => accounts.suspend(staff, id, reason),
   );
-  userWrite('unsuspend', 'Lift a suspension: sign-in works again and the listings the suspension hid come back', (staff, id, reason) => accounts.unsuspend(staff, id, reason));
-  userWrite('verify-seller', "Give the account's seller profile the Verified seller badge (409 NOT_A_SELLER without one)", (staff, id, reason) => accounts.verifySeller(staff, id, reason));
+  reasonWrite('/users/:id/unsuspend', 'Lift a suspension: sign-in works again and the listings the suspension hid come back', AdminUserAnswer, (staff, id, reason) =>
+    accounts.unsuspend(staff, id, reason),
+  );
+  reasonWrite('/users/:id/verify-seller', "Give the account's seller profile the Verified seller badge (409 NOT_A_SELLER without one)", AdminUserAnswer, (staff, id, reason) =>
+    accounts.verifySeller(staff, id, reason),
+  );
+  reasonWrite('/cars/:id/hide', 'Hide a listing: off the market and 404 to all but its seller and staff; the seller is notified with the reason', CarStatusSchema, (staff, id, reason) =>
+    listingModeration.hide(staff, id, reason),
+  );
+  reasonWrite(
+    '/cars/:id/restore',
+    'Put a hidden listing back in the status it had (409 NOT_HIDDEN; 409 SELLER_SUSPENDED while its seller is suspended)',
+    CarStatusSchema,
+    (staff, id, reason) => listingModeration.restore(staff, id, reason),
+  );
 
   app.post(
     '/users/:id/role',
     {
       preValidation: adminOnly,
       schema: {
-        ...describe("Change an account's role (admins only; an operator: 403 NOT_ALLOWED). The account's sessions end.", { 200: Envelope(AdminUserSchema), ...writes }),
+        ...describe("Change an account's role (admins only; an operator: 403 NOT_ALLOWED). The account's sessions end.", { 200: AdminUserAnswer, ...writes }),
         params: IdParams,
         body: ChangeRoleSchema,
       },
     },
     async (request) => ({ data: await accounts.changeRole(staffOf(request), userId(request.params.id), request.body.role, request.body.reason.trim()) }),
-  );
-
-  app.post(
-    '/cars/:id/hide',
-    {
-      schema: {
-        ...describe('Hide a listing: off the market and 404 to all but its seller and staff; the seller is notified with the reason', { 200: CarStatusSchema, ...writes }),
-        params: IdParams,
-        body: ReasonSchema,
-      },
-    },
-    async (request) => ({ data: await listingModeration.hide(staffOf(request), carId(request.params.id), request.body.reason.trim()) }),
-  );
-
-  app.post(
-    '/cars/:id/restore',
-    {
-      schema: {
-        ...describe('Put a hidden listing back in the status it had (409 NOT_HIDDEN; 409 SELLER_SUSPENDED while its seller is suspended)', { 200: CarStatusSchema, ...writes }),
-        params: IdParams,
-        body: ReasonSchema,
-      },
-    },
-    async (request) => ({ data: await listingModeration.restore(staffOf(request), carId(request.params.id), request.body.reason.trim()) }),
   );
 
   app.get(
