@@ -8,15 +8,8 @@ import type { AuditEntry } from '@common/api-types.ts';
 /** Who did it: a signed-in operator, or the operator command line on the server. */
 export type AuditActor = { userId: number; email: string } | 'cli';
 
-export interface AuditRecord {
-  actor: AuditActor;
-  action: AuditAction;
-  targetType: AuditTargetType;
-  targetId: number;
-  reason: string;
-  before: unknown;
-  after: unknown;
-}
+/** What an entry says; the log adds when, the actor's label, and the chain. */
+export type AuditRecord = Pick<AuditEntry, 'action' | 'targetType' | 'targetId' | 'reason' | 'before' | 'after'> & { actor: AuditActor };
 
 /** The first entry's `prevHash`. */
 export const GENESIS_HASH = '0'.repeat(64);

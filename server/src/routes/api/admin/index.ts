@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, TICKET_STATUSES, USER_ROLES, USER_STATUSES } from '@common/back-office.ts';
@@ -137,10 +137,35 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async () => ({ data: await moneyDesk.overview() }),
   );
 
-  app.get(
-    '/disputes',
-    { schema: describe('Open disputes, the longest waiting first, each with its timeline and the parties\' notes', { 200: Envelope(Type.Object({ orders: Type.Array(OrderWithEventsSchema) })), ...guarded }) },
-    async () => ({ data: { orders: await moneyDesk.disputes() } }),
+  /** A console list: `GET <path>` answers `{data: {<key>: [...]}}`. */
+  const listRoute = <Q extends TSchema>(path: string, summary: string, key: string, item: TSchema, query: Q | null, read: (query: Static<Q>) => Promise<unknown[]>) =>
+    app.get(
+      path,
+      { schema: { ...describe(summary, { 200: Envelope(Type.Object({ [key]: Type.Array(item) })), ...guarded }), ...(query ? { querystring: query } : {}) } },
+      async (request) => ({ data: { [key]: await read(request.query as Static<Q>) } }),
+    );
+  listRoute('/disputes', "Open disputes, the longest waiting first, each with its timeline and the parties' notes", 'orders', OrderWithEventsSchema, null, () => moneyDesk.disputes());
+  listRoute('/users', 'Accounts whose name or email contains `search` (or whose id it is); the first 100', 'users', AdminUserSchema, UserSearchQuerySchema, (query) =>
+    accounts.search(query.search),
+  );
+  listRoute('/tickets', 'Support tickets with their replies, the longest waiting first; filter by `status`', 'tickets', TicketSchema, TicketsQuerySchema, (query) =>
+    supportDesk.list(query.status),
+  );
+  listRoute(
+    '/flagged-bids',
+    "Bids placed by an account that signed in from the same client address as the car's seller within 30 days (flagged when placed, never blocked), newest first",
+    'bids',
+    Type.Intersect([BidSchema, Type.Object({ reason: Type.String() })]),
+    null,
+    () => listingModeration.flaggedBids(),
+  );
+  listRoute(
+    '/audit',
+    'The audit log, newest first; filter by actor (user id, email or `cli`), action, target; page back with `before` (an entry id)',
+    'entries',
+    AuditEntrySchema,
+    AuditQuerySchema,
+    (query) => listAudit(app.db, query),
   );
 
   app.post(
@@ -209,20 +234,6 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.get(
-    '/users',
-    {
-      schema: {
-        ...describe('Accounts whose name or email contains `search` (or whose id it is); the first 100', {
-          200: Envelope(Type.Object({ users: Type.Array(AdminUserSchema) })),
-          ...guarded,
-        }),
-        querystring: UserSearchQuerySchema,
-      },
-    },
-    async (request) => ({ data: { users: await accounts.search(request.query.search) } }),
-  );
-
   /** A write on one record that takes only a reason: `POST /users|cars/:id/<action> {reason}`. */
   const reasonWrite = (path: `/${'users' | 'cars'}/:id/${string}`, summary: string, answer: TSchema, run: (staff: Staff, id: number, reason: string) => Promise<unknown>) => {
     const notFoundMessage = path.startsWith('/users') ? 'User not found' : 'Car not found';
@@ -268,17 +279,6 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await accounts.changeRole(staffOf(request), userId(request.params.id), request.body.role, request.body.reason.trim()) }),
   );
 
-  app.get(
-    '/tickets',
-    {
-      schema: {
-        ...describe('Support tickets with their replies, the longest waiting first; filter by `status`', { 200: Envelope(Type.Object({ tickets: Type.Array(TicketSchema) })), ...guarded }),
-        querystring: TicketsQuerySchema,
-      },
-    },
-    async (request) => ({ data: { tickets: await supportDesk.list(request.query.status) } }),
-  );
-
   app.post(
     '/tickets/:id/reply',
     {
@@ -291,30 +291,6 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await supportDesk.reply(staffOf(request), pathId(request.params.id, 'Ticket not found'), request.body.message) }),
   );
 
-  app.get(
-    '/flagged-bids',
-    {
-      schema: describe('Bids placed by an account that signed in from the same client address as the car\'s seller within 30 days (flagged when placed, never blocked), newest first', {
-        200: Envelope(Type.Object({ bids: Type.Array(Type.Intersect([BidSchema, Type.Object({ reason: Type.String() })])) })),
-        ...guarded,
-      }),
-    },
-    async () => ({ data: { bids: await listingModeration.flaggedBids() } }),
-  );
-
-  app.get(
-    '/audit',
-    {
-      schema: {
-        ...describe('The audit log, newest first; filter by actor (user id, email or `cli`), action, target; page back with `before` (an entry id)', {
-          200: Envelope(Type.Object({ entries: Type.Array(AuditEntrySchema) })),
-          ...guarded,
-        }),
-        querystring: AuditQuerySchema,
-      },
-    },
-    async (request) => ({ data: { entries: await listAudit(app.db, request.query) } }),
-  );
 };
 
 export default adminRoutes;
