@@ -1,12 +1,13 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { BID_RULE_DESCRIPTION, bidIncrement } from '@common/bid-rules.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { LockIcon } from '../../../components/ui/icons.tsx';
 import { MoneyField } from '../../../components/ui/money-field.tsx';
-import { ApiError, NETWORK_ERROR_MESSAGE, SESSION_EXPIRED_CODE } from '../../../lib/api-client.ts';
+import { NETWORK_ERROR_MESSAGE, SESSION_EXPIRED_CODE } from '../../../lib/api-client.ts';
+import { isAnswered, RetrySafeSender } from '../../../lib/retry-key.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
-import { followsMinimum, formatAmountInput, newIdempotencyKey, parseBidAmount } from '../lib/bid-amount.ts';
+import { followsMinimum, formatAmountInput, parseBidAmount } from '../lib/bid-amount.ts';
 import { ownCarKey, submitBid, useCarRoomStore } from '../stores/car-room-store.ts';
 
 export const INVALID_AMOUNT_MESSAGE = 'Enter a whole-dollar amount, for example 125000.';
@@ -61,9 +62,8 @@ export function BidForm({
   const [focused, setFocused] = useState(false);
   const [pending, setPending] = useState(false);
   const [feedback, setFeedback] = useState<Feedback>(null);
-  const inFlight = useRef(false);
-  /** The key of the attempt whose answer never came (network error), reused for the same amount. */
-  const unanswered = useRef<{ key: string; amount: number } | null>(null);
+  /** Bids by amount: retrying an amount whose answer never came (network error) reuses its key. */
+  const [sender] = useState(() => new RetrySafeSender<number>());
 
   const blocked: Blocked = userId === null ? 'sign-in' : !user?.email_verified ? 'verify' : ownCar ? 'own-car' : null;
   const following = followsMinimum(draft, minimum, focused);
@@ -80,7 +80,7 @@ export function BidForm({
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (inFlight.current || disabled) return; // a double click sends one request
+    if (sender.busy || disabled) return; // a double click sends one request
     const amount = parseBidAmount(shown);
     if (amount === null) {
       setFeedback({ tone: 'error', text: INVALID_AMOUNT_MESSAGE });
@@ -90,33 +90,25 @@ export function BidForm({
       setFeedback({ tone: 'error', text: aboveLimitMessage(maximum) });
       return;
     }
-    const key = unanswered.current?.amount === amount ? unanswered.current.key : newIdempotencyKey();
-    inFlight.current = true;
     setPending(true);
     setFeedback(null);
     try {
-      await submitBid(carId, amount, key, userId);
-      unanswered.current = null;
+      await sender.send(amount, (key) => submitBid(carId, amount, key, userId));
       setDraft(null);
       setFeedback({ tone: 'success', text: `Your bid of ${formatUsd(amount)} was placed.`, placed: amount });
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status === 0) {
+      if (!isAnswered(error)) {
         // No answer: the bid may or may not have been taken. Retrying this amount reuses the key.
-        unanswered.current = { key, amount };
         setFeedback({ tone: 'error', text: NETWORK_ERROR_MESSAGE });
-      } else {
-        unanswered.current = null;
-        if (error.code === 'BID_TOO_LOW') {
-          setDraft(null); // show the new minimum
-          const stated = (error.details as { minimumAmount?: unknown } | undefined)?.minimumAmount;
-          setFeedback({ tone: 'error', text: error.message, whileMinimumIs: typeof stated === 'number' ? stated : undefined });
-        } else if (error.code === 'CANNOT_BID_OWN_CAR') setFeedback(null); // the reason below says it
-        else if (error.code === SESSION_EXPIRED_CODE || error.status === 401) {
-          setFeedback({ tone: 'error', text: SIGN_IN_AGAIN_MESSAGE });
-        } else setFeedback({ tone: 'error', text: error.message });
-      }
+      } else if (error.code === 'BID_TOO_LOW') {
+        setDraft(null); // show the new minimum
+        const stated = (error.details as { minimumAmount?: unknown } | undefined)?.minimumAmount;
+        setFeedback({ tone: 'error', text: error.message, whileMinimumIs: typeof stated === 'number' ? stated : undefined });
+      } else if (error.code === 'CANNOT_BID_OWN_CAR') setFeedback(null); // the reason below says it
+      else if (error.code === SESSION_EXPIRED_CODE || error.status === 401) {
+        setFeedback({ tone: 'error', text: SIGN_IN_AGAIN_MESSAGE });
+      } else setFeedback({ tone: 'error', text: error.message });
     } finally {
-      inFlight.current = false;
       setPending(false);
     }
   }

@@ -1,7 +1,7 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { PartyAction } from '@common/order-lifecycle.ts';
-import { ApiError, errorMessage } from '../../../lib/api-client.ts';
-import { newIdempotencyKey } from '../../../lib/idempotency-key.ts';
+import { errorMessage } from '../../../lib/api-client.ts';
+import { RetrySafeSender } from '../../../lib/retry-key.ts';
 import type { ActionBodies } from '../api/orders-api.ts';
 import { runOrderAction } from '../stores/order-store.ts';
 
@@ -15,34 +15,25 @@ export type ActionRunner = ReturnType<typeof useActionRunner>;
 export function useActionRunner(orderId: number, onMoved?: () => void) {
   const [pending, setPending] = useState<PartyAction | null>(null);
   const [error, setError] = useState<{ action: PartyAction; message: string } | null>(null);
-  const unanswered = useRef<{ action: PartyAction; body: string; key: string } | null>(null);
-  const inFlight = useRef(false);
+  const [sender] = useState(() => new RetrySafeSender<string>());
 
   const run = useCallback(
     async <A extends PartyAction>(action: A, body: ActionBodies[A]): Promise<boolean> => {
-      if (inFlight.current) return false;
-      const json = JSON.stringify(body);
-      const held = unanswered.current;
-      const key = held && held.action === action && held.body === json ? held.key : newIdempotencyKey();
-      inFlight.current = true;
+      if (sender.busy) return false;
       setPending(action);
       setError(null);
       try {
-        await runOrderAction(orderId, action, body, key);
-        unanswered.current = null;
+        await sender.send(`${action} ${JSON.stringify(body)}`, (key) => runOrderAction(orderId, action, body, key));
         onMoved?.();
         return true;
       } catch (err) {
-        const answered = err instanceof ApiError && err.status !== 0;
-        unanswered.current = answered ? null : { action, body: json, key };
         setError({ action, message: errorMessage(err) });
         return false;
       } finally {
-        inFlight.current = false;
         setPending(null);
       }
     },
-    [orderId, onMoved],
+    [orderId, onMoved, sender],
   );
 
   const clearError = useCallback(() => setError(null), []);
