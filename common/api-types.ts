@@ -313,6 +313,7 @@ export interface AdminOverview {
   ordersByStatus: Partial<Record<OrderStatus, number>>;
   /** Dollars charged into escrow and not yet paid out or refunded (fees kept included). */
   escrowHeld: number;
+  /** How many payouts (and refunds) are recorded and not yet settled: counts, not dollars. */
   payoutsPending: number;
   refundsPending: number;
   disputesOpen: number;
@@ -334,7 +335,10 @@ export interface LedgerTotals {
   charged: number;
   paidOut: number;
   refunded: number;
+  /** Charged and not paid out or refunded: in escrow, unsettled, and the escrow fees kept. */
   held: number;
+  /** Extension: the part of `held` that is escrow fees earned. */
+  feesKept: number;
 }
 
 export interface AdminUser {

@@ -101,6 +101,8 @@ export interface AxeViolation {
 /** Serious and critical axe-core violations on the page as it is now (axe loaded by `enableAxe`). */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return page.evaluate(async () => {
+    // Colours are read once every transition has finished, so a contrast is never measured mid-fade.
+    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
     type Result = { violations: { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] }[] };
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<Result> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });

@@ -30,6 +30,8 @@ export const SCREEN_MODULES: Partial<Record<PageName, string>> = {
   testimonials: 'src/features/testimonials/components/testimonials-screen.tsx',
   escrow: 'src/features/escrow/components/escrow-screen.tsx',
   support: 'src/features/support/components/support-screen.tsx',
+  admin: 'src/features/back-office/components/admin-screen.tsx',
+  adminSection: 'src/features/back-office/components/admin-screen.tsx',
 };
 
 /** The chunk and every chunk it statically imports, each once. */

@@ -60,7 +60,7 @@ export class MoneyDesk {
    * their totals. `held` is what was charged and has not left: orders still in escrow, payouts
    * and refunds not yet settled, and the escrow fees kept, so charged = paidOut + refunded + held.
    */
-  async ledger(period: LedgerPeriod): Promise<{ entries: LedgerEntry[]; totals: LedgerTotals & { feesKept: number } }> {
+  async ledger(period: LedgerPeriod): Promise<{ entries: LedgerEntry[]; totals: LedgerTotals }> {
     // An entry's moment is when the money moved (settled), or when it was recorded while pending.
     const at = sql<Date>`coalesce(${payments.settledAt}, ${payments.createdAt})`;
     const conditions: SQL[] = [inArray(payments.kind, LEDGER_KINDS)];
