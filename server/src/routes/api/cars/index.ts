@@ -11,6 +11,7 @@ import { IdParam, pathId } from '../shared-schemas.ts';
 import { OrderWithEventsSchema } from '../orders/index.ts';
 import { AcceptBidSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PhotoOrderSchema } from '@common/schemas/listing.ts';
 import { carVisibleTo } from '@common/listing.ts';
+import type { CarDetail } from '@common/api-types.ts';
 import { isStaff } from '@common/back-office.ts';
 import { CarDetailSchema, CarListItemSchema, CarPhotoSchema, PaginationSchema } from './schemas.ts';
 
@@ -154,36 +155,31 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => ({ data: await listings.update(request.session!.userId, carId(request.params.id), request.body, idempotencyClaim(request)) }),
   );
 
-  app.delete(
+  /** The seller moves their listing (withdraw, publish): the answer is the car as it now stands. */
+  const sellerMove = (method: 'DELETE' | 'POST', url: string, texts: { summary: string; description?: string }, move: (userId: number, carId: number) => Promise<CarDetail>) =>
+    app.route({
+      method,
+      url,
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['selling'],
+        ...texts,
+        security,
+        params: CarIdParams,
+        response: { 200: Envelope(CarDetailSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
+      },
+      handler: async (request) => ({ data: await move(request.session!.userId, carId(request.params.id)) }),
+    });
+  sellerMove(
+    'DELETE',
     '/:id',
     {
-      preHandler: app.requireVerifiedUser,
-      schema: {
-        tags: ['selling'],
-        summary: 'Withdraw your listing (status withdrawn); unpaid orders for it are cancelled and watchers told',
-        description: 'Only the seller (anyone else: 404). 409 LISTING_LOCKED once an escrow order holds the payment. Withdrawing again changes nothing.',
-        security,
-        params: CarIdParams,
-        response: { 200: Envelope(CarDetailSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
-      },
+      summary: 'Withdraw your listing (status withdrawn); unpaid orders for it are cancelled and watchers told',
+      description: 'Only the seller (anyone else: 404). 409 LISTING_LOCKED once an escrow order holds the payment. Withdrawing again changes nothing.',
     },
-    async (request) => ({ data: await listings.withdraw(request.session!.userId, carId(request.params.id)) }),
+    (userId, id) => listings.withdraw(userId, id),
   );
-
-  app.post(
-    '/:id/publish',
-    {
-      preHandler: app.requireVerifiedUser,
-      schema: {
-        tags: ['selling'],
-        summary: 'Put a draft listing on the market',
-        security,
-        params: CarIdParams,
-        response: { 200: Envelope(CarDetailSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
-      },
-    },
-    async (request) => ({ data: await listings.publish(request.session!.userId, carId(request.params.id)) }),
-  );
+  sellerMove('POST', '/:id/publish', { summary: 'Put a draft listing on the market' }, (userId, id) => listings.publish(userId, id));
 
   app.delete(
     '/:id/images/:index',
