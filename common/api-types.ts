@@ -141,15 +141,29 @@ export interface Bid {
   userName: string;
   amount: number;
   timestamp: string;
+  /**
+   * True when the system placed the bid for the bidder's maximum (proxy bid), false for a bid
+   * placed by hand. Every bids answer and `bid:placed` carries it (`RecordedBid`); optional here
+   * for the other answers that reuse the shape.
+   */
+  auto?: boolean;
 }
+
+/** A bid as `/api/bids` answers and `bid:placed` carry it. */
+export type RecordedBid = Bid & { auto: boolean };
 
 /**
  * `POST /api/bids` success. Extensions: `endsAt`, the auction's end after this bid, and
  * `reserveMet`, whether the highest bid now meets the reserve; both null when not an auction.
+ * `bid` is the bidder's own recorded bid (at their maximum when a rival's larger maximum answered
+ * it); `car` is the state after every bid the request recorded. `maxAmount` (the bidder's
+ * maximum now in force) and `leading` are for the bidder alone.
  */
 export interface PlacedBid {
-  bid: Bid;
+  bid: RecordedBid;
   car: { id: number; currentBids: number; highestBid: number; endsAt: string | null; reserveMet: boolean | null };
+  maxAmount: number;
+  leading: boolean;
 }
 
 /** One movement of an order's money out of escrow (payout to the seller, or refund to the buyer). */
@@ -274,8 +288,11 @@ export interface CarSummary {
 
 /** `GET /api/bids/user`: the user's bids, each with its car and whether it still leads. */
 export interface UserBid extends Bid {
+  auto: boolean;
   status: 'leading' | 'outbid';
   car: CarSummary;
+  /** The user's maximum for the car, on their latest bid for it only (private to them). */
+  maxAmount?: number;
 }
 
 /** One line of the dashboard's recent activity. */

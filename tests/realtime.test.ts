@@ -200,8 +200,11 @@ describe('bids', () => {
     const first = await api('POST', '/api/bids', alice, { carId, amount: opening });
     expect(first.statusCode).toBe(201);
     expect(first.json().data).toEqual({
-      bid: { id: expect.any(Number), carId, userId: alice.id, userName: 'Alice', amount: opening, timestamp: expect.any(String) },
+      bid: { id: expect.any(Number), carId, userId: alice.id, userName: 'Alice', amount: opening, timestamp: expect.any(String), auto: false },
       car: { id: carId, currentBids: 1, highestBid: opening, endsAt: null, reserveMet: null },
+      // v3: a bid without a maximum counts as one equal to its amount; private to the bidder.
+      maxAmount: opening,
+      leading: true,
     });
     expect(await sellerNotified).toMatchObject({ type: 'bid', carId });
 

@@ -8,7 +8,18 @@ import { Id, StringEnum, Text, messages, strict } from './kit.ts';
 /** Bodies of bids, chat, orders and their moves, support tickets, testimonials and the watchlist. */
 
 export const PlaceBidSchema = Type.Object(
-  { carId: Id(), amount: Type.Integer({ minimum: MIN_BID_AMOUNT, maximum: MAX_BID_AMOUNT, description: 'Whole US dollars' }) },
+  {
+    carId: Id(),
+    amount: Type.Integer({ minimum: MIN_BID_AMOUNT, maximum: MAX_BID_AMOUNT, description: 'Whole US dollars' }),
+    maxAmount: Type.Optional(
+      Type.Integer({
+        minimum: MIN_BID_AMOUNT,
+        maximum: MAX_BID_AMOUNT,
+        description:
+          'Optional maximum (proxy bid), whole US dollars, at least `amount` (else 400): the server bids for you, one increment at a time, up to it. Private to you. Without it the bid counts as a maximum equal to its amount.',
+      }),
+    ),
+  },
   strict,
 );
 

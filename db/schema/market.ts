@@ -16,12 +16,23 @@ export const bids = pgTable(
     createdAt: timestampNow(),
     /** Why the bid looks like shill bidding (set when placed; the bid is never blocked for it). */
     flagReason: text(),
+    /** Placed by the system for the bidder's maximum (a proxy bid), not by the bidder's own hand. */
+    auto: boolean().notNull().default(false),
+    /**
+     * The bidder's maximum for this car in force after this bid (private to the bidder). The
+     * maximum only rises, so the bidder's current one is on their latest bid. Null on bids placed
+     * before maxima existed, which count as a maximum equal to their amount.
+     */
+    maxAmount: integer(),
   },
   (t) => [
     index('bids_flagged_idx').on(t.id).where(sql`${t.flagReason} is not null`),
     check('bids_amount_range', sql`${t.amount} between 1 and 100000000`),
-    // A car's accepted bids strictly increase, so no two can share an amount.
-    unique('bids_car_amount').on(t.carId, t.amount),
+    check('bids_max_amount_range', sql`${t.maxAmount} is null or ${t.maxAmount} between ${t.amount} and 100000000`),
+    // A car's bids increase in the order they are recorded (checked under the car's row lock).
+    // Two may share an amount only when two equal maxima tie: the newcomer's own bid and the
+    // earlier maximum's automatic bid. So never two manual, nor two automatic, bids at one amount.
+    unique('bids_car_amount_auto').on(t.carId, t.amount, t.auto),
     index('bids_car_created_idx').on(t.carId, t.createdAt.desc()),
     index('bids_user_created_idx').on(t.userId, t.createdAt.desc()),
   ],

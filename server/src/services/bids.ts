@@ -3,14 +3,14 @@ import { rowsOf, type Database, type Executor } from '../../../db/client.ts';
 import { bids, cars, chatMessages, sellers, sessions, users } from '../../../db/schema/index.ts';
 import { SHARED_ADDRESS_WINDOW_DAYS } from '@common/back-office.ts';
 import { carVisibleTo } from '@common/listing.ts';
-import { minimumBid } from '@common/bid-rules.ts';
+import { minimumBid, resolveProxyBid, type ProxyMax } from '@common/bid-rules.ts';
 import { AUCTION_BID_LIMIT, endAfterBid } from '@common/auction-rules.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from './idempotency.ts';
-import { conflict, forbidden, notFound } from '../lib/errors.ts';
+import { conflict, forbidden, notFound, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import { carTitle, toChatMessage, type ChatMessage } from './chat.ts';
 import type { NotificationsService } from './notifications.ts';
-import type { Bid, PlacedBid, UserBid } from '@common/api-types.ts';
+import type { PlacedBid, RecordedBid, UserBid } from '@common/api-types.ts';
 
 export type { Bid, PlacedBid } from '@common/api-types.ts';
 
@@ -35,12 +35,20 @@ export class BidsService {
 
   /**
    * Accepts a bid only if it meets the minimum at the moment it holds the car's row lock, so
-   * concurrent bids are decided one after another by the database: accepted amounts strictly
-   * increase in commit order and the car's counters always match its bids. On an auction the
-   * database's clock, read under that lock, decides whether the bid is in time, and a bid near
-   * the end moves the end (soft close).
+   * concurrent bids are decided one after another by the database: accepted amounts increase in
+   * commit order and the car's counters always match its bids. On an auction the database's
+   * clock, read under that lock, decides whether the bid is in time, and a bid near the end moves
+   * the end (soft close).
+   *
+   * Proxy bids (contract "Proxy bids (v3)"): under the same lock the bid is resolved against the
+   * leader's maximum (`resolveProxyBid`), which may record an automatic bid for the leader too.
+   * Each recorded bid is an ordinary bid (its own chat line, shill-bid flag and soft close) and
+   * is pushed in order after commit. Maxima stay in the bids table's private column: only the
+   * bidder's own answers show them.
    */
-  async place(bidder: { userId: number; name: string }, input: { carId: number; amount: number }, claim?: IdempotencyClaim): Promise<PlacedBid> {
+  async place(bidder: { userId: number; name: string }, input: { carId: number; amount: number; maxAmount?: number }, claim?: IdempotencyClaim): Promise<PlacedBid> {
+    const max = input.maxAmount ?? input.amount;
+    if (max < input.amount) throw validationFailed([{ field: 'maxAmount', message: 'Your maximum must be at least your bid' }]);
     return this.idempotency.once(claim, async (key) => {
       // Viewers wait for this transaction before they see the bid, so it is kept to four round
       // trips between BEGIN and COMMIT: statements that do not depend on each other are sent
@@ -70,70 +78,113 @@ export class BidsService {
         ]);
         if (!car || !carVisibleTo(car.status, { isSeller: false, isStaff: false })) throw notFound('Car not found');
         // Read after the lock is held, in a statement of its own (a new snapshot, which sees
-        // the bid of any transaction this one waited for): the moment this bid is decided, who
-        // leads until now, and the id the new bid will take.
-        const { decidedAt, previousLeaderId, bidId } = await afterLock(tx, car.id, car.highestBid);
+        // the bids of any transaction this one waited for): the moment this bid is decided, who
+        // leads until now with what maximum, and the ids the recorded bids will take.
+        const { decidedAt, leader, ids } = await afterLock(tx, car.id, car.highestBid, bidder.userId, max);
         if (car.auctionEndsAt && (car.auctionClosedAt || car.status !== 'active' || car.auctionEndsAt.getTime() <= decidedAt.getTime())) {
           throw conflict('AUCTION_ENDED', 'This auction has ended', { endsAt: car.auctionEndsAt.toISOString(), decidedAt: decidedAt.toISOString() });
         }
         if (car.status !== 'active') throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer taking bids', { status: car.status });
         if (car.sellerUserId === bidder.userId) throw forbidden('CANNOT_BID_OWN_CAR', 'You cannot bid on your own car');
-        if (car.auctionEndsAt && input.amount > AUCTION_BID_LIMIT) {
-          throw conflict('ABOVE_ESCROW_LIMIT', `Auction bids can be at most ${usd(AUCTION_BID_LIMIT)}, the most escrow covers`, { maximumAmount: AUCTION_BID_LIMIT });
+        if (car.auctionEndsAt && max > AUCTION_BID_LIMIT) {
+          throw conflict('ABOVE_ESCROW_LIMIT', `Auction bids and maximums can be at most ${usd(AUCTION_BID_LIMIT)}, the most escrow covers`, { maximumAmount: AUCTION_BID_LIMIT });
         }
         const minimumAmount = minimumBid(car.price, car.highestBid, { auction: car.auctionEndsAt !== null });
+        // A maximum below the highest bid is refused the same way, though it cannot get past this
+        // check: the maximum is at least the amount.
         if (input.amount < minimumAmount) {
           throw conflict('BID_TOO_LOW', `Your bid must be at least ${usd(minimumAmount)}`, { minimumAmount, highestBid: car.highestBid });
         }
 
-        const endsAt = car.auctionEndsAt ? endAfterBid(car.auctionEndsAt, decidedAt, this.options.auctionExtensionSeconds) : null;
-        const extended = endsAt !== null && endsAt.getTime() !== car.auctionEndsAt!.getTime();
+        const resolved = resolveProxyBid({ highestBid: car.highestBid, leader }, { userId: bidder.userId, amount: input.amount, max });
+        const names = new Map([[bidder.userId, bidder.name], ...(leader ? [[leader.userId, leader.name] as const] : [])]);
+        const maxOf = (userId: number) => (userId === bidder.userId ? resolved.bidderMax : leader!.max);
         const title = carTitle(car);
-        const bid: Bid = { id: bidId, carId: car.id, userId: bidder.userId, userName: bidder.name, amount: input.amount, timestamp: decidedAt.toISOString() };
-        const reserveMet = car.auctionEndsAt === null ? null : car.auctionReservePrice === null || input.amount >= car.auctionReservePrice;
-        // The car's row is locked, so its counters after this bid are known here.
-        const placed: PlacedBid = { bid, car: { id: car.id, currentBids: car.currentBids + 1, highestBid: input.amount, endsAt: endsAt?.toISOString() ?? null, reserveMet } };
-        // The writes, sent together in this order (the announcement refers to the bid).
-        const [, , [announcement], notified] = await Promise.all([
+        let endsAt = car.auctionEndsAt;
+        const recorded = resolved.steps.map((step, i) => {
+          // Soft close applies to each recorded bid (all decided at the same moment).
+          endsAt = endsAt ? endAfterBid(endsAt, decidedAt, this.options.auctionExtensionSeconds) : null;
+          const bid: RecordedBid = { id: ids[i]!, carId: car.id, userId: step.userId, userName: names.get(step.userId)!, amount: step.amount, timestamp: decidedAt.toISOString(), auto: step.auto };
+          const reserveMet = car.auctionEndsAt === null ? null : car.auctionReservePrice === null || step.amount >= car.auctionReservePrice;
+          const state: PlacedBid['car'] = { id: car.id, currentBids: car.currentBids + i + 1, highestBid: step.amount, endsAt: endsAt?.toISOString() ?? null, reserveMet };
+          return { bid, state };
+        });
+        const last = recorded[recorded.length - 1]!;
+        const own = recorded.find((r) => r.bid.userId === bidder.userId && !r.bid.auto)!;
+        const extended = endsAt !== null && endsAt.getTime() !== car.auctionEndsAt!.getTime();
+        const placed: PlacedBid = { bid: own.bid, car: last.state, maxAmount: resolved.bidderMax, leading: resolved.leaderId === bidder.userId };
+        // Told "outbid" only when a bidder loses the lead; automatic bids placed for a leader who
+        // keeps it tell nobody. Messages name recorded amounts only, never a maximum.
+        const previousLeaderId = leader?.userId ?? null;
+        const lostLead = previousLeaderId !== null && previousLeaderId !== resolved.leaderId ? previousLeaderId : null;
+        const leaderName = names.get(resolved.leaderId)!;
+        const sellerMessage =
+          resolved.leaderId === bidder.userId
+            ? `${bidder.name} bid ${usd(last.bid.amount)} on your ${title}.`
+            : `${bidder.name} bid ${usd(own.bid.amount)} on your ${title}; an automatic bid for ${leaderName} leads at ${usd(last.bid.amount)}.`;
+        // The writes, sent together in this order (the announcements refer to the bids).
+        const [, , announcements, notified] = await Promise.all([
           tx
             .insert(bids)
             .overridingSystemValue()
-            .values({ id: bidId, carId: car.id, userId: bidder.userId, amount: input.amount, createdAt: decidedAt, flagReason: sharedAddressFlag(bidder.userId, car.sellerUserId, decidedAt) }),
+            .values(
+              recorded.map(({ bid }) => ({
+                id: bid.id,
+                carId: car.id,
+                userId: bid.userId,
+                amount: bid.amount,
+                auto: bid.auto,
+                maxAmount: maxOf(bid.userId),
+                createdAt: decidedAt,
+                flagReason: sharedAddressFlag(bid.userId, car.sellerUserId, decidedAt),
+              })),
+            ),
           tx
             .update(cars)
             .set({
-              currentBids: sql`${cars.currentBids} + 1`,
-              highestBid: input.amount,
+              currentBids: sql`${cars.currentBids} + ${recorded.length}`,
+              highestBid: last.bid.amount,
               updatedAt: decidedAt,
               ...(extended ? { auctionEndsAt: endsAt, auctionExtensions: sql`${cars.auctionExtensions} + 1` } : {}),
             })
             .where(eq(cars.id, car.id)),
           tx
             .insert(chatMessages)
-            .values({ carId: car.id, userId: bidder.userId, userName: bidder.name, message: `Placed a bid of ${usd(input.amount)}`, type: 'bid', bidId, createdAt: decidedAt })
+            .values(
+              recorded.map(({ bid }) => ({
+                carId: car.id,
+                userId: bid.userId,
+                userName: bid.userName,
+                message: bid.auto ? `Placed an automatic bid of ${usd(bid.amount)}` : `Placed a bid of ${usd(bid.amount)}`,
+                type: 'bid' as const,
+                bidId: bid.id,
+                createdAt: decidedAt,
+              })),
+            )
             .returning(),
           this.notifications.create(tx, [
-            ...(car.sellerUserId !== null
-              ? [{ userId: car.sellerUserId, type: 'bid' as const, title: 'New bid on your car', message: `${bidder.name} bid ${usd(input.amount)} on your ${title}.`, carId: car.id }]
-              : []),
-            ...(previousLeaderId !== null && previousLeaderId !== bidder.userId
-              ? [{ userId: previousLeaderId, type: 'bid' as const, title: "You've been outbid", message: `Someone bid ${usd(input.amount)} on the ${title}. Place a higher bid to lead again.`, carId: car.id }]
+            ...(car.sellerUserId !== null ? [{ userId: car.sellerUserId, type: 'bid' as const, title: 'New bid on your car', message: sellerMessage, carId: car.id }] : []),
+            ...(lostLead !== null
+              ? [{ userId: lostLead, type: 'bid' as const, title: "You've been outbid", message: `Someone bid ${usd(last.bid.amount)} on the ${title}. Place a higher bid to lead again.`, carId: car.id }]
               : []),
           ]),
           key.record(tx, placed),
         ]);
-        return { placed, chat: toChatMessage(announcement!, car.sellerUserId), notified };
+        const byBid = new Map(announcements.map((row) => [row.bidId, toChatMessage(row, car.sellerUserId)]));
+        return { placed, recorded, chats: recorded.map(({ bid }) => byBid.get(bid.id)!), notified };
       });
-      const { placed, chat, notified } = outcome;
-      const { currentBids, highestBid, endsAt, reserveMet } = placed.car;
-      this.events.publish('bid.placed', { carId: placed.bid.carId, bid: placed.bid, currentBids, highestBid, endsAt, reserveMet });
-      this.events.publish('chat.posted', { message: chat satisfies ChatMessage });
+      const { placed, recorded, chats, notified } = outcome;
+      recorded.forEach(({ bid, state }, i) => {
+        const { currentBids, highestBid, endsAt, reserveMet } = state;
+        this.events.publish('bid.placed', { carId: bid.carId, bid, currentBids, highestBid, endsAt, reserveMet });
+        this.events.publish('chat.posted', { message: chats[i]! satisfies ChatMessage });
+      });
       await this.notifications.announce(notified);
       return placed;
     });
   }
 
-  async listForCar(carId: number): Promise<Bid[]> {
+  async listForCar(carId: number): Promise<RecordedBid[]> {
     const [car] = await this.db.select({ id: cars.id }).from(cars).where(eq(cars.id, carId));
     if (!car) throw notFound('Car not found');
     const rows = await this.db
@@ -161,6 +212,9 @@ export class BidsService {
           currentBids: cars.currentBids,
           highestBid: cars.highestBid,
         },
+        // The leading bid: the latest at the highest amount (two equal maxima record two bids at
+        // one amount, and the later one leads).
+        leadingBidId: sql<number | null>`(select l.id from ${bids} l where l.car_id = ${cars.id} and l.amount = ${cars.highestBid} order by l.id desc limit 1)`,
       })
       .from(bids)
       .innerJoin(users, eq(users.id, bids.userId))
@@ -168,31 +222,56 @@ export class BidsService {
       .where(eq(bids.userId, userId))
       .orderBy(desc(bids.id))
       .limit(HISTORY_LIMIT);
-    return rows.map((r) => ({
-      ...toBid(r.bid, r.userName),
-      car: r.car,
-      status: r.car.highestBid === r.bid.amount ? 'leading' : 'outbid',
-    }));
+    const seen = new Set<number>();
+    return rows.map((r) => {
+      // The user's maximum, private to them, on their latest bid for each car.
+      const latest = !seen.has(r.car.id);
+      seen.add(r.car.id);
+      return {
+        ...toBid(r.bid, r.userName),
+        car: r.car,
+        status: r.leadingBidId !== null && Number(r.leadingBidId) === r.bid.id ? 'leading' : 'outbid',
+        ...(latest ? { maxAmount: r.bid.maxAmount ?? r.bid.amount } : {}),
+      };
+    });
   }
 }
 
 /**
- * One statement after the car's lock: the database's clock, the user whose bid is the highest
- * so far (outbid by this one), and an id for the new bid, so the writes that follow need nothing
- * from each other and go out together.
+ * One statement after the car's lock: the database's clock, the leader until now (the bidder of
+ * the latest bid at the highest amount) with their maximum and name, and ids for the bids this
+ * one records: a second id only when the resolution will record an automatic bid for the leader
+ * (see `resolveProxyBid`), so the writes that follow need nothing from each other and go out
+ * together.
  */
-async function afterLock(tx: Executor, carId: number, highestBid: number | null): Promise<{ decidedAt: Date; previousLeaderId: number | null; bidId: number }> {
-  const leader = highestBid === null ? sql`null::int` : sql`(select ${bids.userId} from ${bids} where ${bids.carId} = ${carId} and ${bids.amount} = ${highestBid} limit 1)`;
+async function afterLock(
+  tx: Executor,
+  carId: number,
+  highestBid: number | null,
+  bidderId: number,
+  bidderMax: number,
+): Promise<{ decidedAt: Date; leader: (ProxyMax & { name: string }) | null; ids: number[] }> {
+  const nextId = sql`nextval(pg_get_serial_sequence('bids', 'id'))::int`;
   const [row] = rowsOf(
-    await tx.execute(sql`select clock_timestamp() as decided_at, ${leader} as leader_id, nextval(pg_get_serial_sequence('bids', 'id'))::int as bid_id`),
+    await tx.execute(sql`
+      with leader as (
+        select b.user_id, coalesce(b.max_amount, b.amount) as max, u.name
+        from ${bids} b join ${users} u on u.id = b.user_id
+        where b.car_id = ${carId} and b.amount = ${highestBid ?? 0}::int
+        order by b.id desc
+        limit 1)
+      select clock_timestamp() as decided_at, l.user_id as leader_id, l.max as leader_max, l.name as leader_name, ${nextId} as bid_id,
+        case when l.user_id <> ${bidderId}::int and (l.max >= ${bidderMax}::int or l.max > ${highestBid ?? 0}::int) then ${nextId} end as auto_id
+      from (select 1) as one left join leader l on true`),
   );
-  return { decidedAt: new Date(row!.decided_at as string | Date), previousLeaderId: row!.leader_id === null ? null : Number(row!.leader_id), bidId: Number(row!.bid_id) };
+  const ids = [Number(row!.bid_id), ...(row!.auto_id === null ? [] : [Number(row!.auto_id)])].sort((a, b) => a - b);
+  const leader = highestBid === null || row!.leader_id === null ? null : { userId: Number(row!.leader_id), max: Number(row!.leader_max), name: String(row!.leader_name) };
+  return { decidedAt: new Date(row!.decided_at as string | Date), leader, ids };
 }
 
-function toBid(row: typeof bids.$inferSelect, userName: string): Bid {
-  return { id: row.id, carId: row.carId, userId: row.userId, userName, amount: row.amount, timestamp: row.createdAt.toISOString() };
+function toBid(row: typeof bids.$inferSelect, userName: string): RecordedBid {
+  return { id: row.id, carId: row.carId, userId: row.userId, userName, amount: row.amount, timestamp: row.createdAt.toISOString(), auto: row.auto };
 }
-
 
 /**
  * Why a bid looks like the seller bidding on their own car: its bidder signed in from a client
