@@ -55,22 +55,24 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  app.post(
-    '/resend-verification',
-    {
-      preHandler: [app.limit({ name: 'recovery-per-ip', max: limits.recoveryPerAddressPerHour, timeWindowMs: HOUR_MS, key: byAddress }), perEmail],
-      schema: {
-        tags: ['auth'],
-        summary: 'Send a new verification link; answers the same whether or not the account exists',
-        body: EmailOnlySchema,
-        response: { 200: Message, ...limited },
+  /**
+   * Sends a link by email (verification, password reset). Answers the same whether or not the
+   * account exists, and both share one per-address budget.
+   */
+  const emailALink = (url: string, summary: string, send: (email: string) => Promise<void>, message: string) =>
+    app.post(
+      url,
+      {
+        preHandler: [app.limit({ name: 'recovery-per-ip', max: limits.recoveryPerAddressPerHour, timeWindowMs: HOUR_MS, key: byAddress }), perEmail],
+        schema: { tags: ['auth'], summary: `${summary}; answers the same whether or not the account exists`, body: EmailOnlySchema, response: { 200: Message, ...limited } },
       },
-    },
-    async (request) => {
-      await auth.resendVerification(request.body.email);
-      return { data: { message: MESSAGES.resent } };
-    },
-  );
+      async (request) => {
+        await send(request.body.email);
+        return { data: { message } };
+      },
+    );
+  emailALink('/resend-verification', 'Send a new verification link', (email) => auth.resendVerification(email), MESSAGES.resent);
+  emailALink('/forgot-password', 'Email a password reset link', (email) => auth.forgotPassword(email), MESSAGES.forgot);
 
   app.post(
     '/login',
@@ -118,23 +120,6 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const session = await app.identify(request).catch(() => null);
       await auth.logout(request.body?.refreshToken, session?.sessionId);
       return { data: { message: MESSAGES.loggedOut } };
-    },
-  );
-
-  app.post(
-    '/forgot-password',
-    {
-      preHandler: [app.limit({ name: 'recovery-per-ip', max: limits.recoveryPerAddressPerHour, timeWindowMs: HOUR_MS, key: byAddress }), perEmail],
-      schema: {
-        tags: ['auth'],
-        summary: 'Email a password reset link; answers the same whether or not the account exists',
-        body: EmailOnlySchema,
-        response: { 200: Message, ...limited },
-      },
-    },
-    async (request) => {
-      await auth.forgotPassword(request.body.email);
-      return { data: { message: MESSAGES.forgot } };
     },
   );
 
