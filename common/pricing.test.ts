@@ -16,28 +16,12 @@ describe('formatUsd', () => {
 });
 
 describe('compareToMarket', () => {
-  it('reports a price below market value', () => {
-    expect(compareToMarket(88000, 100000)).toEqual({
-      kind: 'below',
-      difference: 12000,
-      label: '$12,000 below market',
-    });
-  });
-
-  it('reports a price above market value', () => {
-    expect(compareToMarket(105000, 100000)).toEqual({
-      kind: 'above',
-      difference: 5000,
-      label: '$5,000 above market',
-    });
-  });
-
-  it('reports a price equal to market value', () => {
-    expect(compareToMarket(100000, 100000)).toEqual({
-      kind: 'at',
-      difference: 0,
-      label: 'At market value',
-    });
+  it.each([
+    { relation: 'below', price: 88000, kind: 'below', difference: 12000, label: '$12,000 below market' },
+    { relation: 'above', price: 105000, kind: 'above', difference: 5000, label: '$5,000 above market' },
+    { relation: 'equal to', price: 100000, kind: 'at', difference: 0, label: 'At market value' },
+  ])('reports a price $relation market value', ({ price, kind, difference, label }) => {
+    expect(compareToMarket(price, 100000)).toEqual({ kind, difference, label });
   });
 
   it('treats a one-dollar gap as a real difference', () => {

@@ -27,6 +27,8 @@ function sampleOf(car: { make: string; model: string }) {
   const sample = SAMPLE_CARS.find((c) => c.make === car.make && c.model === car.model)!;
   return { sample, seller: SAMPLE_SELLERS.find((s) => s.key === sample.sellerKey)! };
 }
+/** The fields a served car, listed or in detail, carries under the sample's own names. */
+const sharedFields = ({ year, price, mileage, condition, location }: (typeof SAMPLE_CARS)[number]) => ({ year, price, mileage, condition, location });
 const sampleNames = (predicate: (c: (typeof SAMPLE_CARS)[number]) => boolean) =>
   SAMPLE_CARS.filter(predicate).map((c) => `${c.make} ${c.model}`);
 
@@ -42,12 +44,8 @@ describe('GET /api/cars', () => {
     );
     const { sample, seller } = sampleOf(first);
     expect(first).toMatchObject({
-      year: sample.year,
-      price: sample.price,
+      ...sharedFields(sample),
       market_value: sample.marketValue,
-      mileage: sample.mileage,
-      condition: sample.condition,
-      location: sample.location,
       seller_name: seller.name,
       seller_verified: seller.verified,
       current_bids: 0,
@@ -215,14 +213,10 @@ describe('GET /api/cars/:id', () => {
       const { sample, seller } = sampleOf(car);
       expect(car).toMatchObject({
         id: item.id,
-        year: sample.year,
-        price: sample.price,
+        ...sharedFields(sample),
         marketValue: sample.marketValue,
-        mileage: sample.mileage,
-        condition: sample.condition,
         description: sample.description,
         features: sample.features,
-        location: sample.location,
         bodyStyle: sample.bodyStyle,
         currentBids: 0,
         highestBid: null,

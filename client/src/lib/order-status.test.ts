@@ -3,9 +3,8 @@ import { orderStatusLabel, orderStatusTone } from './order-status.ts';
 
 describe('orderStatusLabel', () => {
   it('words every status of the escrow lifecycle', () => {
-    expect(orderStatusLabel('awaiting_payment')).toBe('Awaiting payment');
-    expect(orderStatusLabel('in_transit')).toBe('In transit');
-    expect(orderStatusLabel('released')).toBe('Released');
+    const words = { awaiting_payment: 'Awaiting payment', in_transit: 'In transit', released: 'Released' };
+    for (const [status, label] of Object.entries(words)) expect(orderStatusLabel(status), status).toBe(label);
   });
 
   it('words statuses it does not know yet instead of showing codes', () => {
@@ -14,8 +13,7 @@ describe('orderStatusLabel', () => {
   });
 
   it('groups statuses into tones for the badge colour', () => {
-    expect(orderStatusTone('awaiting_payment')).toBe('pending');
-    expect(orderStatusTone('disputed')).toBe('problem');
-    expect(orderStatusTone('released')).toBe('done');
+    const tones = { awaiting_payment: 'pending', disputed: 'problem', released: 'done' };
+    for (const [status, tone] of Object.entries(tones)) expect(orderStatusTone(status), status).toBe(tone);
   });
 });

@@ -3,10 +3,9 @@ import { parseRouteId } from './route-id.ts';
 
 describe('parseRouteId', () => {
   it('reads a positive id written in plain digits', () => {
-    expect(parseRouteId('12')).toBe(12);
-    expect(parseRouteId('1')).toBe(1);
-    expect(parseRouteId('007')).toBe(7);
-    expect(parseRouteId('2147483647')).toBe(2_147_483_647);
+    for (const [raw, id] of [['12', 12], ['1', 1], ['007', 7], ['2147483647', 2_147_483_647]] as const) {
+      expect(parseRouteId(raw), raw).toBe(id);
+    }
   });
 
   it('refuses anything else', () => {

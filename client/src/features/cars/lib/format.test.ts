@@ -3,17 +3,13 @@ import { countLabel, formatMileage, listingCountText } from './format.ts';
 
 describe('formatMileage', () => {
   it('uses thousands separators and a "mi" unit', () => {
-    expect(formatMileage(12345)).toBe('12,345 mi');
-    expect(formatMileage(0)).toBe('0 mi');
-    expect(formatMileage(1200.4)).toBe('1,200 mi');
+    expect([12345, 0, 1200.4].map(formatMileage)).toEqual(['12,345 mi', '0 mi', '1,200 mi']);
   });
 });
 
 describe('countLabel', () => {
   it('pluralises', () => {
-    expect(countLabel(0, 'bid')).toBe('0 bids');
-    expect(countLabel(1, 'bid')).toBe('1 bid');
-    expect(countLabel(1500, 'bid')).toBe('1,500 bids');
+    expect([0, 1, 1500].map((n) => countLabel(n, 'bid'))).toEqual(['0 bids', '1 bid', '1,500 bids']);
   });
 });
 

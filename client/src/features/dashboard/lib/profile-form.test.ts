@@ -41,14 +41,10 @@ describe('profileChanges', () => {
 
 describe('errorsFromDetails', () => {
   it('maps server details onto form fields and keeps the rest', () => {
-    expect(
-      errorsFromDetails([
-        { field: 'phone', message: 'phone must match pattern' },
-        { field: 'email', message: 'email is not an allowed field' },
-        { field: 'phone', message: 'second phone message' },
-        'junk',
-      ]),
-    ).toEqual({ fields: { phone: 'phone must match pattern' }, other: ['email is not an allowed field'] });
+    const phone = { field: 'phone', message: 'phone must match pattern' };
+    const email = { field: 'email', message: 'email is not an allowed field' };
+    const details = [phone, email, { field: 'phone', message: 'second phone message' }, 'junk'];
+    expect(errorsFromDetails(details)).toEqual({ fields: { phone: phone.message }, other: [email.message] });
     expect(errorsFromDetails(undefined)).toEqual({ fields: {}, other: [] });
   });
 });
