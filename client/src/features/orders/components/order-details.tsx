@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ESCROW_PLANS } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
@@ -75,6 +75,16 @@ function LegFacts({ leg, done, pending }: { leg: PaymentLeg; done: string; pendi
   );
 }
 
+/** One record of the order under its title; `empty` says why there is none yet. */
+function OrderRecord({ testId, title, empty, children }: { testId: string; title: string; empty?: string; children: ReactNode }) {
+  return (
+    <section className="order-record" data-testid={testId} aria-label={title}>
+      <h3 className="order-record__title">{title}</h3>
+      {children ?? <p className="muted">{empty}</p>}
+    </section>
+  );
+}
+
 /** Payment, shipment, payout and refund: what the order's money and car did. */
 export function OrderRecords({ order }: { order: OrderWithEvents }) {
   const titleId = useId();
@@ -85,9 +95,8 @@ export function OrderRecords({ order }: { order: OrderWithEvents }) {
         Payment and delivery
       </h2>
       <div className="tile-grid order-records">
-        <section className="order-record" data-testid="order-payment" aria-label="Payment">
-          <h3 className="order-record__title">Payment</h3>
-          {order.payment ? (
+        <OrderRecord testId="order-payment" title="Payment" empty={over ? 'No payment was made.' : 'Not paid yet.'}>
+          {order.payment && (
             <Facts className="order-facts">
               <Fact label="Reference">
                 <span className="order-ref">{order.payment.reference}</span>
@@ -98,14 +107,11 @@ export function OrderRecords({ order }: { order: OrderWithEvents }) {
                 <When iso={order.payment.paidAt} />
               </Fact>
             </Facts>
-          ) : (
-            <p className="muted">{over ? 'No payment was made.' : 'Not paid yet.'}</p>
           )}
-        </section>
+        </OrderRecord>
 
-        <section className="order-record" data-testid="order-shipment" aria-label="Shipment">
-          <h3 className="order-record__title">Shipment</h3>
-          {order.shipment ? (
+        <OrderRecord testId="order-shipment" title="Shipment" empty={over ? 'The car was not shipped.' : 'Not shipped yet.'}>
+          {order.shipment && (
             <Facts className="order-facts">
               <Fact label="Carrier">{order.shipment.carrier}</Fact>
               <Fact label="Tracking number">
@@ -115,23 +121,19 @@ export function OrderRecords({ order }: { order: OrderWithEvents }) {
                 <When iso={order.shipment.shippedAt} />
               </Fact>
             </Facts>
-          ) : (
-            <p className="muted">{over ? 'The car was not shipped.' : 'Not shipped yet.'}</p>
           )}
-        </section>
+        </OrderRecord>
 
         {order.payout && (
-          <section className="order-record" data-testid="order-payout" aria-label="Payout to the seller">
-            <h3 className="order-record__title">Payout to the seller</h3>
+          <OrderRecord testId="order-payout" title="Payout to the seller">
             <LegFacts leg={order.payout} done="Paid out" pending="Being paid out" />
-          </section>
+          </OrderRecord>
         )}
 
         {order.refund && (
-          <section className="order-record" data-testid="order-refund" aria-label="Refund to the buyer">
-            <h3 className="order-record__title">Refund to the buyer</h3>
+          <OrderRecord testId="order-refund" title="Refund to the buyer">
             <LegFacts leg={order.refund} done="Refunded" pending="Being refunded" />
-          </section>
+          </OrderRecord>
         )}
       </div>
     </section>
