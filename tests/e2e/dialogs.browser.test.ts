@@ -31,17 +31,23 @@ const focused = (page: Page) => page.evaluate(() => document.activeElement?.text
 const focusInside = (dialog: Locator) => dialog.evaluate((el) => el.contains(document.activeElement));
 const textOf = (page: Page, id: string | null) => page.evaluate((i) => (i ? document.getElementById(i)?.textContent ?? null : null), id);
 
+/** Opens `path` as `user` and presses the button that opens the dialog of the same name; gives the
+ *  dialog once its button `ready` shows, after checking that it is modal. */
+async function openDialog(user: SignedInUser, path: string, name: string, ready: string) {
+  const { page, errors } = await tabs.open(user);
+  await page.goto(`${base}${path}`);
+  const trigger = page.getByRole('button', { name });
+  await trigger.click();
+  const dialog = page.getByRole('dialog', { name });
+  await dialog.getByRole('button', { name: ready }).waitFor();
+  expect(await dialog.getAttribute('aria-modal')).toBe('true');
+  return { page, errors, trigger, dialog };
+}
+
 describe('modal dialog', () => {
   it('Buy with Escrow: labelled, modal, keeps focus inside, closes on Escape and returns focus to its button', async () => {
     const car = await createListing(t, seller, { make: 'Porsche', model: 'Cayman GTS' });
-    const { page, errors } = await tabs.open(buyer);
-    await page.goto(`${base}/car/${car.id}`);
-    const trigger = page.getByRole('button', { name: 'Buy with Escrow' });
-    await trigger.click();
-
-    const dialog = page.getByRole('dialog', { name: 'Buy with Escrow' });
-    await dialog.getByRole('button', { name: 'Place Order' }).waitFor();
-    expect(await dialog.getAttribute('aria-modal')).toBe('true');
+    const { page, errors, dialog } = await openDialog(buyer, `/car/${car.id}`, 'Buy with Escrow', 'Place Order');
     expect(await textOf(page, await dialog.getAttribute('aria-labelledby'))).toBe('Buy with Escrow');
     expect(await focusInside(dialog)).toBe(true);
 
@@ -61,14 +67,7 @@ describe('modal dialog', () => {
 
   it("an order's Cancel: described by its first paragraph, starts on its first field, and gives focus back on close", async () => {
     const order = await orderIn(t, 'awaiting_payment', buyer, seller);
-    const { page, errors } = await tabs.open(buyer);
-    await page.goto(`${base}/orders/${order.id}`);
-    const trigger = page.getByRole('button', { name: 'Cancel Order' });
-    await trigger.click();
-
-    const dialog = page.getByRole('dialog', { name: 'Cancel Order' });
-    await dialog.getByRole('button', { name: 'Keep Order' }).waitFor();
-    expect(await dialog.getAttribute('aria-modal')).toBe('true');
+    const { page, errors, trigger, dialog } = await openDialog(buyer, `/orders/${order.id}`, 'Cancel Order', 'Keep Order');
     expect(await textOf(page, await dialog.getAttribute('aria-describedby'))).toBe(
       'Nothing has been paid yet, so nothing is charged. The seller is told that you cancelled.',
     );
