@@ -1,16 +1,37 @@
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, type ComponentType, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { BellIcon, CardIcon, LockIcon, UserIcon } from '../../../components/ui/icons.tsx';
+import { BellIcon, CardIcon, LockIcon, UserIcon, type IconProps } from '../../../components/ui/icons.tsx';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { TwoFactorSettings } from '../../auth/index.ts';
 
-function SettingsTile({ icon, title, children, action }: { icon: ReactNode; title: string; children: ReactNode; action?: ReactNode }) {
+/** A setting and what it covers; `link` goes to where it is changed, `action` does it here. */
+function SettingsTile({
+  Icon,
+  title,
+  children,
+  link,
+  action,
+}: {
+  Icon: ComponentType<IconProps>;
+  title: string;
+  children: ReactNode;
+  link?: { to: string; label: string };
+  action?: ReactNode;
+}) {
   return (
     <li className="stack settings-tile">
-      <span className="icon-disc settings-tile__icon">{icon}</span>
+      <span className="icon-disc settings-tile__icon">
+        <Icon size={22} />
+      </span>
       <h3 className="settings-tile__title">{title}</h3>
       <p className="settings-tile__text">{children}</p>
-      {action}
+      {link ? (
+        <Link to={link.to} className="btn btn--outline btn--sm">
+          {link.label}
+        </Link>
+      ) : (
+        action
+      )}
     </li>
   );
 }
@@ -22,7 +43,7 @@ export function SettingsPanel({ onEditProfile }: { onEditProfile: () => void }) 
     <>
       <ul className="tile-grid">
         <SettingsTile
-          icon={<UserIcon size={22} />}
+          Icon={UserIcon}
           title="Profile Information"
           action={
             <button type="button" className="btn btn--outline btn--sm" onClick={onEditProfile}>
@@ -32,29 +53,13 @@ export function SettingsPanel({ onEditProfile }: { onEditProfile: () => void }) 
         >
           Your name, photo, phone, location and bio.
         </SettingsTile>
-        <SettingsTile
-          icon={<LockIcon size={22} />}
-          title="Security"
-          action={
-            <Link to="/forgot-password" className="btn btn--outline btn--sm">
-              Change Password
-            </Link>
-          }
-        >
+        <SettingsTile Icon={LockIcon} title="Security" link={{ to: '/forgot-password', label: 'Change Password' }}>
           Change your password with a secure link sent to your email. Every device will need to sign in again.
         </SettingsTile>
-        <SettingsTile icon={<BellIcon size={22} />} title="Notifications">
+        <SettingsTile Icon={BellIcon} title="Notifications">
           Bids, messages and order updates arrive in the bell at the top of every page. Email preferences are coming soon.
         </SettingsTile>
-        <SettingsTile
-          icon={<CardIcon size={22} />}
-          title="Payment Methods"
-          action={
-            <Link to="/escrow" className="btn btn--outline btn--sm">
-              How Escrow Works
-            </Link>
-          }
-        >
+        <SettingsTile Icon={CardIcon} title="Payment Methods" link={{ to: '/escrow', label: 'How Escrow Works' }}>
           Purchases are paid into escrow for each order, so no card is stored on your account.
         </SettingsTile>
       </ul>

@@ -1,5 +1,5 @@
-import { useId, useRef, type ReactNode } from 'react';
-import { ClockIcon, MailIcon, MessageIcon, PhoneIcon } from '../../../components/ui/icons.tsx';
+import { useId, useRef, type ComponentType, type ReactNode } from 'react';
+import { ClockIcon, MailIcon, MessageIcon, PhoneIcon, type IconProps } from '../../../components/ui/icons.tsx';
 import { PageHero } from '../../../components/ui/page-hero.tsx';
 import { Tabs, useTabParam } from '../../../components/ui/tabs.tsx';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
@@ -47,18 +47,14 @@ export function SupportScreen() {
       <div className="container page-overlap">
         <ul className="tile-grid contact-grid" aria-label="Contact options">
           <ContactCard
-            icon={<PhoneIcon size={24} />}
+            Icon={PhoneIcon}
             title="Phone"
             availability="Mon-Fri 8AM-8PM PST"
             text="Speak to a specialist about a car, an order or your account."
-            action={
-              <a href={SUPPORT_PHONE.href} className="btn btn--outline btn--sm">
-                Call {SUPPORT_PHONE.display}
-              </a>
-            }
+            action={{ href: SUPPORT_PHONE.href, label: `Call ${SUPPORT_PHONE.display}` }}
           />
           <ContactCard
-            icon={<MailIcon size={24} />}
+            Icon={MailIcon}
             title="Email"
             availability="Response within 4 hours"
             text={
@@ -66,22 +62,14 @@ export function SupportScreen() {
                 Write to <strong>{SUPPORT_EMAIL}</strong> with documents, screenshots or detailed questions.
               </>
             }
-            action={
-              <a href={`mailto:${SUPPORT_EMAIL}`} className="btn btn--outline btn--sm">
-                Email Us
-              </a>
-            }
+            action={{ href: `mailto:${SUPPORT_EMAIL}`, label: 'Email Us' }}
           />
           <ContactCard
-            icon={<MessageIcon size={24} />}
+            Icon={MessageIcon}
             title="Live Chat"
             availability="24/7"
             text="Message our team any time, day or night; we answer in minutes."
-            action={
-              <button type="button" className="btn btn--outline btn--sm" onClick={openTicketTab}>
-                Message Us
-              </button>
-            }
+            action={{ onClick: openTicketTab, label: 'Message Us' }}
           />
         </ul>
 
@@ -105,29 +93,40 @@ export function SupportScreen() {
   );
 }
 
+/** A way to reach us: when it is open, what it is for, and a link or a button that starts it. */
 function ContactCard({
-  icon,
+  Icon,
   title,
   availability,
   text,
   action,
 }: {
-  icon: ReactNode;
+  Icon: ComponentType<IconProps>;
   title: string;
   availability: string;
   text: ReactNode;
-  action: ReactNode;
+  action: { label: string } & ({ href: string } | { onClick: () => void });
 }) {
   return (
     <li className="card stack contact-card" data-testid="contact-option">
-      <span className="contact-card__icon">{icon}</span>
+      <span className="contact-card__icon">
+        <Icon size={24} />
+      </span>
       <h3 className="contact-card__title">{title}</h3>
       <p className="icon-text contact-card__availability">
         <ClockIcon size={16} />
         {availability}
       </p>
       <p className="contact-card__text">{text}</p>
-      {action}
+      {'href' in action ? (
+        <a href={action.href} className="btn btn--outline btn--sm">
+          {action.label}
+        </a>
+      ) : (
+        <button type="button" className="btn btn--outline btn--sm" onClick={action.onClick}>
+          {action.label}
+        </button>
+      )}
     </li>
   );
 }
