@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
-import { minimumBid } from '@common/bid-rules.ts';
+import { bidIncrement, minimumBid } from '@common/bid-rules.ts';
 import { cars, users } from '../../db/schema/index.ts';
 import { SAMPLE_CARS, SAMPLE_REVIEWS, SAMPLE_SELLERS } from '../../db/seed/sample-data.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -440,6 +440,73 @@ describe('car room', () => {
     await tab.close();
     expectNoUnexpectedErrors(tab);
   });
+
+  it('a buyer sets a maximum and leads through a lower bid until another buyer sets a higher one, watched live', async () => {
+    const proxyCar = SAMPLE_CARS.find((c) => c.key === 'mclaren-720s-2020')!;
+    const [row] = await t.database.db.select({ id: cars.id }).from(cars).where(eq(cars.model, proxyCar.model));
+    const id = row!.id;
+    const state = async () => (await t.app.inject({ method: 'GET', url: `/api/cars/${id}` })).json().data as { price: number; highestBid: number | null; auction: object | null };
+    const carol = await createUser(t, { name: 'Carol Proxy' });
+    const dave = await createUser(t, { name: 'Dave Direct' });
+    const c = await openTab(carol);
+    const d = await openTab(dave);
+    await openCar(c, id);
+    await openCar(d, id);
+
+    // Carol: the minimum as her bid, and a maximum the form explains in one sentence.
+    // A sample auction (it opens at its starting price).
+    const { price, highestBid: before, auction } = await state();
+    const opening = minimumBid(price, before, { auction: auction !== null });
+    const carolMax = opening + 20_150;
+    await expect.poll(() => bidInput(c.page).inputValue(), SETTLE).toBe(opening.toLocaleString('en-US'));
+    await c.page.getByLabel('Set a maximum').check();
+    await c.page.getByText('We bid for you, one step at a time, up to your maximum. Nobody sees it.').waitFor();
+    await c.page.getByLabel('Your maximum').fill(String(carolMax));
+    await c.page.getByRole('button', { name: 'Place Bid' }).click();
+    await expect
+      .poll(() => c.page.getByTestId('bid-feedback').innerText(), SETTLE)
+      .toBe(`Your bid of ${usd(opening)} was placed. We bid for you up to your maximum of ${usd(carolMax)}.`);
+    await expect.poll(() => c.page.getByTestId('my-maximum').innerText(), SETTLE).toBe(`Your maximum: ${usd(carolMax)}. You are leading.`);
+
+    // Dave bids the minimum by hand: Carol's maximum answers at once, and she still leads.
+    const daveBid = minimumBid(price, opening);
+    const answer = daveBid + bidIncrement(daveBid);
+    await expect.poll(() => bidInput(d.page).inputValue(), SETTLE).toBe(daveBid.toLocaleString('en-US'));
+    await d.page.getByRole('button', { name: 'Place Bid' }).click();
+    await expect
+      .poll(() => d.page.getByTestId('bid-feedback').innerText(), SETTLE)
+      .toBe(`Your bid of ${usd(daveBid)} was placed, but another bidder's maximum is higher: the highest bid is now ${usd(answer)}.`);
+    await expect.poll(() => highestBid(c.page), { ...SETTLE, message: "Carol's tab shows the automatic bid" }).toBe(usd(answer));
+    expect(await c.page.getByTestId('my-maximum').innerText()).toBe(`Your maximum: ${usd(carolMax)}. You are leading.`);
+    expect(await c.page.getByTestId('bid-feedback').innerText(), 'not outbid by her own automatic bid').toContain('was placed');
+    // The automatic bid is marked as one in the recent bids.
+    expect(await c.page.getByTestId('recent-bids').locator('li').first().innerText()).toMatch(/^Carol Proxy\s+Leading\s+auto/);
+    // Nobody else sees Carol's maximum.
+    expect(await d.page.locator('body').innerText()).not.toContain(usd(carolMax));
+    expect(await d.page.getByTestId('my-maximum').innerText()).toBe(`Your maximum: ${usd(daveBid)}. Another bidder leads.`);
+
+    // Dave sets a higher maximum: Carol's is spent, Dave leads one increment past it, and
+    // Carol's tab says she was outbid.
+    const daveMax = carolMax + 10_000;
+    const daveLead = carolMax + bidIncrement(carolMax);
+    await d.page.getByLabel('Set a maximum').check();
+    await d.page.getByLabel('Your maximum').fill(String(daveMax));
+    await d.page.getByRole('button', { name: 'Place Bid' }).click();
+    await expect
+      .poll(() => d.page.getByTestId('bid-feedback').innerText(), SETTLE)
+      .toBe(`Your bid of ${usd(daveLead)} was placed. We bid for you up to your maximum of ${usd(daveMax)}.`);
+    await expect.poll(() => highestBid(c.page), SETTLE).toBe(usd(daveLead));
+    await expect.poll(() => c.page.getByTestId('my-maximum').innerText(), SETTLE).toBe(`Your maximum: ${usd(carolMax)}. Another bidder leads.`);
+    await expect.poll(() => c.page.getByTestId('bid-feedback').innerText(), SETTLE).toBe(`You have been outbid: the highest bid is now ${usd(daveLead)}.`);
+    expect(await c.page.locator('body').innerText()).not.toContain(usd(daveMax));
+    expect(await state()).toMatchObject({ highestBid: daveLead });
+    await screenshot(d.page, 'car-room-proxy-bid');
+
+    await c.close();
+    await d.close();
+    expectNoUnexpectedErrors(c);
+    expectNoUnexpectedErrors(d);
+  }, 90_000);
 
   it('on a phone (375 wide) the pricing card and the discussion stack below the gallery', async () => {
     const tab = await openTab(alice, PHONE);

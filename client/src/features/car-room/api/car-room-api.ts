@@ -1,6 +1,6 @@
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
 import { api } from '../../../lib/api-client.ts';
-import { CAR_STATUSES, type AuctionResult, type Bid, type CarDetail, type CarStatus, type ChatMessage, type ChatMessageType, type Order, type OrderWithEvents, type PlacedBid } from '@common/api-types.ts';
+import { CAR_STATUSES, type AuctionResult, type Bid, type CarDetail, type CarStatus, type ChatMessage, type ChatMessageType, type Order, type OrderWithEvents, type PlacedBid, type UserBid } from '@common/api-types.ts';
 
 export type { AuctionResult, Bid, CarDetail, CarStatus, ChatMessage, ChatMessageType, Order, OrderWithEvents, PlacedBid, Review } from '@common/api-types.ts';
 
@@ -49,9 +49,19 @@ export async function getBids(carId: number, signal?: AbortSignal): Promise<Bid[
   return data.bids;
 }
 
-/** `idempotencyKey` makes a repeated submission (double click, retry after a lost answer) count once. */
-export function placeBid(carId: number, amount: number, idempotencyKey: string): Promise<PlacedBid> {
-  return api.post<PlacedBid>('/api/bids', { carId, amount }, { headers: { 'Idempotency-Key': idempotencyKey } });
+/**
+ * `idempotencyKey` makes a repeated submission (double click, retry after a lost answer) count once.
+ * `maxAmount`: the bidder's maximum (proxy bid), private to them.
+ */
+export function placeBid(carId: number, amount: number, idempotencyKey: string, maxAmount?: number): Promise<PlacedBid> {
+  return api.post<PlacedBid>('/api/bids', { carId, amount, ...(maxAmount !== undefined ? { maxAmount } : {}) }, { headers: { 'Idempotency-Key': idempotencyKey } });
+}
+
+/** The signed-in user's maximum for the car (on their latest bid for it), or null without one. */
+export async function getMyMaximum(carId: number, signal?: AbortSignal): Promise<number | null> {
+  const data = await api.get<{ bids: UserBid[] }>('/api/bids/user', { signal });
+  const latest = data.bids.find((b) => b.carId === carId);
+  return typeof latest?.maxAmount === 'number' ? latest.maxAmount : null;
 }
 
 /**
@@ -99,6 +109,7 @@ export function toBid(raw: unknown): Bid | null {
     userName: isString(raw.userName) ? raw.userName : '',
     amount: raw.amount,
     timestamp: raw.timestamp,
+    auto: raw.auto === true,
   };
 }
 

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { BID_RULE_DESCRIPTION, bidIncrement } from '@common/bid-rules.ts';
+import { BID_RULE_DESCRIPTION, PROXY_BID_DESCRIPTION, bidIncrement } from '@common/bid-rules.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { LockIcon } from '../../../components/ui/icons.tsx';
 import { MoneyField } from '../../../components/ui/money-field.tsx';
@@ -12,6 +12,8 @@ import { ownCarKey, submitBid, useCarRoomStore } from '../stores/car-room-store.
 
 export const INVALID_AMOUNT_MESSAGE = 'Enter a whole-dollar amount, for example 125000.';
 export const SIGN_IN_AGAIN_MESSAGE = 'Your session has ended. Please sign in again to place a bid.';
+export const INVALID_MAXIMUM_MESSAGE = 'Enter your maximum as a whole-dollar amount, or clear "Set a maximum".';
+export const MAXIMUM_BELOW_BID_MESSAGE = 'Your maximum must be at least your bid.';
 
 /** Above the auction limit: the server's own sentence for 409 ABOVE_ESCROW_LIMIT. */
 export function aboveLimitMessage(maximum: number): string {
@@ -53,17 +55,24 @@ export function BidForm({
   const user = useSessionStore((s) => s.user);
   const userId = isAuthenticated && user ? user.id : null;
   const ownCar = useCarRoomStore((s) => (userId === null ? false : Boolean(s.ownCars[ownCarKey(userId, carId)])));
+  /** The user's maximum for this car (private to them), and who leads: the bidder of the newest bid. */
+  const myMax = useCarRoomStore((s) => (userId === null ? null : (s.myMaxes[ownCarKey(userId, carId)] ?? null)));
+  const leaderId = useCarRoomStore((s) => s.rooms[carId]?.bids[0]?.userId ?? null);
 
   const inputId = useId();
   const helpId = useId();
   const minimumId = useId();
   const reasonId = useId();
+  const maxToggleId = useId();
+  const maxInputId = useId();
+  const [withMax, setWithMax] = useState(false);
+  const [maxDraft, setMaxDraft] = useState('');
   const [draft, setDraft] = useState<{ value: string; minimumAtEdit: number | null } | null>(null);
   const [focused, setFocused] = useState(false);
   const [pending, setPending] = useState(false);
   const [feedback, setFeedback] = useState<Feedback>(null);
-  /** Bids by amount: retrying an amount whose answer never came (network error) reuses its key. */
-  const [sender] = useState(() => new RetrySafeSender<number>());
+  /** Bids by amount and maximum: retrying a bid whose answer never came (network error) reuses its key. */
+  const [sender] = useState(() => new RetrySafeSender<string>());
 
   const blocked: Blocked = userId === null ? 'sign-in' : !user?.email_verified ? 'verify' : ownCar ? 'own-car' : null;
   const following = followsMinimum(draft, minimum, focused);
@@ -71,9 +80,11 @@ export function BidForm({
   // Bidding reached the limit: nothing higher can be bid.
   const capped = maximum !== null && minimum !== null && minimum > maximum;
   const disabled = blocked !== null || minimum === null || capped;
-  const outbid = feedback?.placed !== undefined && highestBid !== null && highestBid > feedback.placed;
+  const leading = userId !== null && leaderId === userId;
+  // Automatic bids for our maximum raise the price while we still lead: outbid means someone else leads.
+  const outbid = feedback?.placed !== undefined && (leaderId !== null ? !leading : highestBid !== null && highestBid > feedback.placed);
   const shownFeedback: Feedback = outbid
-    ? { tone: 'error', text: `You have been outbid: the highest bid is now ${formatUsd(highestBid)}.` }
+    ? { tone: 'error', text: highestBid === null ? 'You have been outbid.' : `You have been outbid: the highest bid is now ${formatUsd(highestBid)}.` }
     : feedback && (feedback.whileMinimumIs === undefined || feedback.whileMinimumIs === minimum)
       ? feedback
       : null;
@@ -90,12 +101,33 @@ export function BidForm({
       setFeedback({ tone: 'error', text: aboveLimitMessage(maximum) });
       return;
     }
+    const maxAmount = withMax ? parseBidAmount(maxDraft) : undefined;
+    if (maxAmount === null) {
+      setFeedback({ tone: 'error', text: INVALID_MAXIMUM_MESSAGE });
+      return;
+    }
+    if (maxAmount !== undefined && maxAmount < amount) {
+      setFeedback({ tone: 'error', text: MAXIMUM_BELOW_BID_MESSAGE });
+      return;
+    }
+    if (maxAmount !== undefined && maximum !== null && maxAmount > maximum) {
+      setFeedback({ tone: 'error', text: aboveLimitMessage(maximum) });
+      return;
+    }
     setPending(true);
     setFeedback(null);
     try {
-      await sender.send(amount, (key) => submitBid(carId, amount, key, userId));
+      const placed = await sender.send(`${amount}:${maxAmount ?? ''}`, (key) => submitBid(carId, amount, key, userId, maxAmount));
       setDraft(null);
-      setFeedback({ tone: 'success', text: `Your bid of ${formatUsd(amount)} was placed.`, placed: amount });
+      setWithMax(false);
+      setMaxDraft('');
+      const own = placed.bid.amount;
+      if (placed.leading) {
+        const upTo = placed.maxAmount > own ? ` We bid for you up to your maximum of ${formatUsd(placed.maxAmount)}.` : '';
+        setFeedback({ tone: 'success', text: `Your bid of ${formatUsd(own)} was placed.${upTo}`, placed: own });
+      } else {
+        setFeedback({ tone: 'error', text: `Your bid of ${formatUsd(own)} was placed, but another bidder's maximum is higher: the highest bid is now ${formatUsd(placed.car.highestBid)}.` });
+      }
     } catch (error) {
       if (!isAnswered(error)) {
         // No answer: the bid may or may not have been taken. Retrying this amount reuses the key.
@@ -144,6 +176,44 @@ export function BidForm({
           </button>
         }
       />
+
+      {!disabled && (
+        <div className="bid-form__max">
+          <label className="bid-form__max-toggle" htmlFor={maxToggleId}>
+            <input
+              id={maxToggleId}
+              type="checkbox"
+              checked={withMax}
+              onChange={(event) => {
+                setWithMax(event.target.checked);
+                if (feedback) setFeedback(null);
+              }}
+            />
+            Set a maximum
+          </label>
+          {withMax && (
+            <MoneyField
+              id={maxInputId}
+              className="bid-form__amount"
+              boxClassName="bid-form__input"
+              label="Your maximum"
+              hint={PROXY_BID_DESCRIPTION}
+              name="maxAmount"
+              value={maxDraft}
+              onChange={(value) => {
+                setMaxDraft(value);
+                if (feedback) setFeedback(null);
+              }}
+            />
+          )}
+        </div>
+      )}
+
+      {myMax !== null && !blocked && (
+        <p className={`callout tone-${leading ? 'success' : 'warning'} bid-form__my-max`} data-testid="my-maximum">
+          Your maximum: {formatUsd(myMax)}. {leading ? 'You are leading.' : 'Another bidder leads.'}
+        </p>
+      )}
 
       {blocked && (
         <p id={reasonId} className="callout callout--icon tone-warning bid-form__reason" data-testid="bid-blocked-reason">

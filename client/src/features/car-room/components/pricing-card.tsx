@@ -205,6 +205,11 @@ function RecentBids({ bids, leadLabel }: { bids: Bid[]; leadLabel: string }) {
             <span className="recent-bids__who">
               {bid.userName}
               {i === 0 && <span className="tag recent-bids__lead">{leadLabel}</span>}
+              {bid.auto && (
+                <span className="recent-bids__auto" title="Placed automatically for the bidder's maximum">
+                  auto
+                </span>
+              )}
             </span>
             <span className="recent-bids__amount">{formatUsd(bid.amount)}</span>
             <time className="recent-bids__time" dateTime={bid.timestamp}>

@@ -11,6 +11,7 @@ import {
   getBids,
   getCarDetail,
   getChatMessages,
+  getMyMaximum,
   getMyOrders,
   placeBid,
   postChatMessage,
@@ -54,9 +55,15 @@ export interface CarRoomStoreState {
   rooms: Record<number, CarRoom>;
   /** `${userId}:${carId}` for cars the server told us are the user's own (403 CANNOT_BID_OWN_CAR). */
   ownCars: Record<string, true>;
+  /** `${userId}:${carId}` → the user's maximum for the car (proxy bid), private to them. */
+  myMaxes: Record<string, number>;
 }
 
-export const useCarRoomStore = create<CarRoomStoreState>()(() => ({ rooms: {}, ownCars: {} }));
+export const useCarRoomStore = create<CarRoomStoreState>()(() => ({ rooms: {}, ownCars: {}, myMaxes: {} }));
+
+function recordMyMaximum(userId: number, carId: number, maxAmount: number): void {
+  useCarRoomStore.setState((state) => ({ myMaxes: { ...state.myMaxes, [ownCarKey(userId, carId)]: maxAmount } }));
+}
 
 export const ownCarKey = (userId: number, carId: number) => `${userId}:${carId}`;
 
@@ -245,9 +252,20 @@ export function refreshDetail(carId: number): Promise<void> {
   return syncDetail(carId);
 }
 
-/** Re-reads the detail (counters, status), the discussion since the last known message, the bids and the user's orders. */
+/** Re-reads the detail (counters, status), the discussion since the last known message, the bids and the user's orders and maximum. */
 export async function syncRoom(carId: number): Promise<void> {
-  await Promise.all([syncDetail(carId), syncChat(carId), syncBids(carId), syncMyOrders(carId)]);
+  await Promise.all([syncDetail(carId), syncChat(carId), syncBids(carId), syncMyOrders(carId), syncMyMaximum(carId)]);
+}
+
+async function syncMyMaximum(carId: number): Promise<void> {
+  const userId = signedInUserId();
+  if (userId === null) return;
+  try {
+    const maxAmount = await getMyMaximum(carId);
+    if (maxAmount !== null && signedInUserId() === userId) recordMyMaximum(userId, carId, maxAmount);
+  } catch {
+    // Only the reminder of the user's maximum is missing; it comes back with the next read.
+  }
 }
 
 // ── Commands ─────────────────────────────────────────────────────────────────────────────────
@@ -259,10 +277,15 @@ export async function sendChatMessage(carId: number, text: string, type: 'messag
   return message;
 }
 
-/** Places a bid. Throws ApiError; a 409 BID_TOO_LOW and a 403 CANNOT_BID_OWN_CAR update the room first. */
-export async function submitBid(carId: number, amount: number, idempotencyKey: string, userId: number | null): Promise<PlacedBid> {
+/**
+ * Places a bid (with the bidder's maximum when given). Throws ApiError; a 409 BID_TOO_LOW and a
+ * 403 CANNOT_BID_OWN_CAR update the room first. The bids it recorded (an automatic one for a rival
+ * may follow) arrive as bid:placed and in the next bids read.
+ */
+export async function submitBid(carId: number, amount: number, idempotencyKey: string, userId: number | null, maxAmount?: number): Promise<PlacedBid> {
   try {
-    const placed = await placeBid(carId, amount, idempotencyKey);
+    const placed = await placeBid(carId, amount, idempotencyKey, maxAmount);
+    if (userId !== null) recordMyMaximum(userId, carId, placed.maxAmount);
     updateRoom(carId, (r) =>
       applyBidPlaced(r, {
         carId,
