@@ -291,11 +291,15 @@ describe('privacy of a maximum', () => {
 });
 
 describe('concurrency', () => {
-  it('resolves many bidders with maximums posting at once into the state the rule gives for the commit order', async () => {
-    const { carId } = await car();
-    const bidders = await Promise.all(Array.from({ length: 24 }, (_, i) => createUser(t, { name: `Racer ${i}` })));
+  it.each([
+    ['a fixed-price car', false],
+    ['an auction in its last seconds', true],
+  ])('resolves 30 bidders with maximums posting at once on %s into the state the rule gives for the commit order', async (_, isAuction) => {
+    // The auction ends 4 s from now; every bid lands within the minute before its end, so each moves it.
+    const bidders = await Promise.all(Array.from({ length: 30 }, (_, i) => createUser(t, { name: `Racer ${i}` })));
+    const { carId } = isAuction ? await auctionCar(4, 50_000) : await car();
     // Maximums in equal pairs (ties), spread over several increment tiers.
-    const maxOf = new Map(bidders.map((b, i) => [b.id, 50_000 + ((i * 5) % 12) * 9_500 + (i % 3 === 0 ? 0 : 125)]));
+    const maxOf = new Map(bidders.map((b, i) => [b.id, 50_000 + ((i * 7) % 15) * 9_500 + (i % 3 === 0 ? 0 : 125)]));
     const sent = new Map<number, { userId: number; amount: number; max: number }>();
     await Promise.all(
       bidders.map(async (bidder) => {
@@ -315,7 +319,7 @@ describe('concurrency', () => {
       }),
     );
     // Replay the accepted bids in the order they were decided through the model of the rule.
-    const model = new ProxyModel(100_000);
+    const model = new ProxyModel(isAuction ? 50_000 : 100_000, isAuction);
     for (const [, { userId, amount, max }] of [...sent].sort(([a], [b]) => a - b)) expect(model.place(userId, amount, max).ok).toBe(true);
     const recorded = await history(carId);
     expect(recorded.map((b) => [b.userId, b.amount, b.auto])).toEqual(model.bids.map((b) => [b.userId, b.amount, b.auto]));
@@ -332,5 +336,10 @@ describe('concurrency', () => {
     }
     const manual = recorded.filter((b) => !b.auto).map((b) => b.amount);
     expect(manual).toEqual([...new Set(manual)].sort((a, b) => a - b));
+    if (isAuction) {
+      // Soft close: the end is the last recorded bid's time plus the extension, and still ahead.
+      const last = (await call('GET', `/api/bids/car/${carId}`)).json().data.bids[0] as { timestamp: string };
+      expect(final.auction).toMatchObject({ endsAt: new Date(Date.parse(last.timestamp) + 60_000).toISOString(), ended: false });
+    }
   });
 });
