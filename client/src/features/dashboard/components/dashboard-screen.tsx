@@ -82,7 +82,7 @@ function Dashboard({ user }: { user: SessionUser }) {
             </h1>
             <p className="dash-hero__lead">Your profile, bids, saved cars and conversations in one place.</p>
           </div>
-          <div className="dash-hero__actions">
+          <div className="cluster dash-hero__actions">
             <p className="notif-pill" data-testid="dashboard-unread">
               <BellIcon size={18} />
               <span className="count-pill notif-pill__count">{unreadCount}</span>

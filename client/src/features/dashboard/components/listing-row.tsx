@@ -133,7 +133,7 @@ export function ListingRow({ listing, onAction }: { listing: MyListing; onAction
         )}
         {draft && <p className="dash-row__next">Not published yet: add photos and publish when you are ready.</p>}
       </div>
-      <div className="dash-row__side listing-row__side">
+      <div className="stack dash-row__side listing-row__side">
         <span className={`status-badge status-badge--${listingStatusTone(listing.status)}`} data-testid="listing-status">
           {listingStatusLabel(listing.status)}
         </span>

@@ -34,7 +34,7 @@ export function OrdersPanel({ userId }: { userId: number }) {
                   data-testid="order-row"
                   data-order-id={order.id}
                   aside={
-                    <div className="dash-row__side">
+                    <div className="stack dash-row__side">
                       <span className={`status-badge status-badge--${orderStatusTone(order.status)}`} data-testid="order-status">
                         {orderStatusLabel(order.status)}
                       </span>

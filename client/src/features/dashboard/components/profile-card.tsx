@@ -178,7 +178,7 @@ function ProfileForm({
         maxLength={PROFILE_LIMITS.bio}
       />
 
-      <div className="profile-form__actions">
+      <div className="cluster profile-form__actions">
         <button type="submit" className="btn btn--primary" disabled={saving}>
           {saving ? 'Saving...' : 'Save Changes'}
         </button>

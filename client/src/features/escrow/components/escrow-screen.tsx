@@ -113,7 +113,7 @@ export function EscrowScreen() {
         </div>
         <ol className="tile-grid escrow-steps">
           {STEPS.map((step, index) => (
-            <li key={step.title} className="card escrow-step">
+            <li key={step.title} className="card stack escrow-step">
               <span className="escrow-step__number" aria-hidden="true">
                 {index + 1}
               </span>

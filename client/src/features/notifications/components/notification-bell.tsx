@@ -113,7 +113,7 @@ function keepFocusInDialog(control: HTMLElement) {
 
 function SignedOutPanel({ titleId, from }: { titleId: string; from: string }) {
   return (
-    <div className="bell-panel__empty">
+    <div className="stack bell-panel__empty">
       <h2 id={titleId} className="bell-panel__title">
         Notifications
       </h2>
@@ -161,12 +161,12 @@ function SignedInPanel({ titleId, onNavigate }: { titleId: string; onNavigate: (
       )}
 
       {status === 'loading' && notifications.length === 0 && (
-        <p className="bell-panel__empty" role="status">
+        <p className="stack bell-panel__empty" role="status">
           Loading notifications...
         </p>
       )}
       {status === 'error' && (
-        <div className="bell-panel__empty" role="alert">
+        <div className="stack bell-panel__empty" role="alert">
           <p>{error}</p>
           <button type="button" className="btn btn--dark btn--sm" onClick={() => void loadNotifications()}>
             Retry
@@ -174,7 +174,7 @@ function SignedInPanel({ titleId, onNavigate }: { titleId: string; onNavigate: (
         </div>
       )}
       {status === 'ready' && notifications.length === 0 && (
-        <p className="bell-panel__empty">You have no notifications yet.</p>
+        <p className="stack bell-panel__empty">You have no notifications yet.</p>
       )}
 
       {notifications.length > 0 && (

@@ -72,7 +72,7 @@ export function UploadList({
               )}
             </div>
             {state.status === 'failed' && (
-              <div className="upload-row__actions">
+              <div className="cluster upload-row__actions">
                 <button type="button" className="btn btn--outline btn--sm" onClick={() => onRetry(photo.id)}>
                   <RefreshIcon size={16} />
                   Retry<span className="sr-only"> {photo.file.name}</span>
