@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bids as bidsTable } from '../db/schema/index.ts';
+import { bids as bidsTable, cars as carsTable } from '../db/schema/index.ts';
 import type { CarDetail } from '@common/api-types.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { createListing } from './helpers/escrow.ts';
@@ -242,6 +242,36 @@ describe('auctions', () => {
     await sleep(3_200);
     const late = await bid(ann, ended.carId, 100_000, 200_000);
     expect([late.statusCode, late.json().code]).toEqual([409, 'AUCTION_ENDED']);
+  });
+});
+
+describe('tied maximums', () => {
+  it('the earlier maximum leads: only its bid can be accepted, and an auction closes with it as the winner', async () => {
+    // Fixed price: the seller may accept only the leading bid, not the other one at the same amount.
+    const fixed = await car();
+    const [ann, ben] = [await createUser(t), await createUser(t)];
+    await bid(ann, fixed.carId, 60_000, 80_000);
+    const tied = await bid(ben, fixed.carId, 70_000, 80_000);
+    expect(tied.json().data).toMatchObject({ bid: { amount: 80_000 }, car: { highestBid: 80_000 }, leading: false });
+    const recorded = await history(fixed.carId);
+    const [bensBid, annsAuto] = recorded.slice(-2);
+    expect([bensBid, annsAuto].map((b) => [b!.userId, b!.amount, b!.auto])).toEqual([
+      [ben.id, 80_000, false],
+      [ann.id, 80_000, true],
+    ]);
+    const refused = await call('POST', `/api/cars/${fixed.carId}/accept-bid`, fixed.seller, { bidId: bensBid!.id });
+    expect([refused.statusCode, refused.json().code]).toEqual([409, 'BID_NOT_HIGHEST']);
+    const accepted = await call('POST', `/api/cars/${fixed.carId}/accept-bid`, fixed.seller, { bidId: annsAuto!.id });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    expect(accepted.json().data).toMatchObject({ buyerId: ann.id, amount: 80_000 });
+
+    // Auction: the close names the same leader.
+    const auction = await auctionCar(600);
+    await bid(ann, auction.carId, 100_000, 150_000);
+    await bid(ben, auction.carId, 120_000, 150_000);
+    await t.database.db.update(carsTable).set({ auctionEndsAt: new Date(Date.now() - 1_000) }).where(eq(carsTable.id, auction.carId));
+    const result = await t.app.services.auctions.close(auction.carId);
+    expect(result).toMatchObject({ outcome: 'sold', winnerId: ann.id, highestBid: 150_000 });
   });
 });
 

@@ -2,7 +2,7 @@ import type { AuctionResult } from '@common/api-types.ts';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { databaseNow, type Database, type Executor, type Transaction } from '../../../db/client.ts';
-import { bids, cars, sellers, users, watchlist } from '../../../db/schema/index.ts';
+import { bids, cars, sellers, watchlist } from '../../../db/schema/index.ts';
 import { AUCTION_MAX_DAYS, AUCTION_REMINDER_SECONDS, auctionOutcome, type AuctionOutcome } from '@common/auction-rules.ts';
 import { smallestPlanFor } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
@@ -14,6 +14,7 @@ import type { NotificationsService, NewNotification } from './notifications.ts';
 import { OrderChanges } from './orders/announcements.ts';
 import type { OrdersService } from './orders/orders-service.ts';
 import { formatDeadline } from './orders/order-messages.ts';
+import { leadingBid } from './leading-bid.ts';
 
 declare module '../jobs/job-runner.ts' {
   interface JobPayloads {
@@ -157,14 +158,7 @@ export class AuctionsService {
         this.arm(car.auctionEndsAt);
         return null;
       }
-      const [winning] =
-        car.highestBid === null
-          ? []
-          : await tx
-              .select({ userId: bids.userId, name: users.name })
-              .from(bids)
-              .innerJoin(users, eq(users.id, bids.userId))
-              .where(and(eq(bids.carId, carId), eq(bids.amount, car.highestBid)));
+      const winning = car.highestBid === null ? null : await leadingBid(tx, carId);
       const result = auctionOutcome(car.highestBid, car.auctionReservePrice);
       await tx.update(cars).set({ status: 'ended', auctionOutcome: result, auctionClosedAt: decidedAt, updatedAt: sql`now()` }).where(eq(cars.id, carId));
       let orderId: number | null = null;

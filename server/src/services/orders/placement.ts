@@ -12,6 +12,7 @@ import type { OrderDeadlines } from './deadlines.ts';
 import { readOrder, selectOrders } from './order-views.ts';
 import type { OrderTransitions } from './transitions.ts';
 import { carVisibleTo } from '@common/listing.ts';
+import { leadingBid } from '../leading-bid.ts';
 
 /** A buyer or seller, as the signed-in account acting. */
 export interface Party {
@@ -95,7 +96,7 @@ export class OrderPlacement {
         if (car.status !== 'active' && !reserveNotMet) throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer for sale', { status: car.status });
         const [bid] = await tx.select().from(bids).where(and(eq(bids.id, bidId), eq(bids.carId, carId)));
         if (!bid) throw notFound('Bid not found');
-        if (bid.amount !== car.highestBid) {
+        if (bid.amount !== car.highestBid || (await leadingBid(tx, carId))?.id !== bid.id) {
           throw conflict('BID_NOT_HIGHEST', 'Only the highest bid can be accepted', { highestBid: car.highestBid });
         }
         const plan = smallestPlanFor(bid.amount);
