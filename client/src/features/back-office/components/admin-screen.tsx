@@ -15,6 +15,7 @@ import {
 } from '../../../components/ui/icons.tsx';
 import { SignedIn } from '../../../components/signed-in.tsx';
 import { ScreenLoading } from '../../../components/ui/load-state.tsx';
+import { PageHero } from '../../../components/ui/page-hero.tsx';
 import { toSessionUser, useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { getOwnProfile } from '../api/admin-api.ts';
@@ -29,21 +30,22 @@ import { ListingsSection } from './listings-section.tsx';
 import { OverviewSection } from './overview-section.tsx';
 import { TicketsSection } from './tickets-section.tsx';
 import { UsersSection } from './users-section.tsx';
-import type { SectionProps } from './section-parts.tsx';
+import { SECTION_HEADS, type SectionProps } from './section-parts.tsx';
 import './console.css';
 
-const SECTIONS: Record<AdminSection, { label: string; Icon: ComponentType<IconProps>; Section: ComponentType<SectionProps> }> = {
-  overview: { label: 'Overview', Icon: ActivityIcon, Section: OverviewSection },
-  disputes: { label: 'Disputes', Icon: WarningIcon, Section: DisputesSection },
-  ledger: { label: 'Ledger', Icon: BanknoteIcon, Section: LedgerSection },
-  users: { label: 'Users', Icon: UserIcon, Section: UsersSection },
-  listings: { label: 'Listings', Icon: CarIcon, Section: ListingsSection },
-  tickets: { label: 'Tickets', Icon: HeadsetIcon, Section: TicketsSection },
-  'flagged-bids': { label: 'Flagged Bids', Icon: GavelIcon, Section: FlaggedBidsSection },
-  audit: { label: 'Audit Log', Icon: ClipboardCheckIcon, Section: AuditSection },
+/** Each section's icon in the menu and its component; its name is its heading (SECTION_HEADS). */
+const SECTIONS: Record<AdminSection, { Icon: ComponentType<IconProps>; Section: ComponentType<SectionProps> }> = {
+  overview: { Icon: ActivityIcon, Section: OverviewSection },
+  disputes: { Icon: WarningIcon, Section: DisputesSection },
+  ledger: { Icon: BanknoteIcon, Section: LedgerSection },
+  users: { Icon: UserIcon, Section: UsersSection },
+  listings: { Icon: CarIcon, Section: ListingsSection },
+  tickets: { Icon: HeadsetIcon, Section: TicketsSection },
+  'flagged-bids': { Icon: GavelIcon, Section: FlaggedBidsSection },
+  audit: { Icon: ClipboardCheckIcon, Section: AuditSection },
 };
 
-const sectionLabel = (section: AdminSection) => SECTIONS[section].label;
+const sectionLabel = (section: AdminSection) => SECTION_HEADS[section].title;
 
 /**
  * `/admin` and `/admin/:section`: the operator console. Signed-out visitors sign in first;
@@ -68,6 +70,7 @@ function Console({ user }: { user: SessionUser }) {
   const { section: param } = useParams();
   const section: AdminSection | null = param === undefined ? 'overview' : isAdminSection(param) ? param : null;
   const titleId = useId();
+  const heroTitleId = useId();
   const [refusal, setRefusal] = useState<ConsoleRefusal | null>(null);
   useDocumentTitle(section ? `${sectionLabel(section)} · Console` : 'Console');
   const navRef = useRef<HTMLUListElement>(null);
@@ -87,7 +90,7 @@ function Console({ user }: { user: SessionUser }) {
   const content = useMemo(() => {
     if (!section) {
       return (
-        <div className="console-missing">
+        <div className="stack console-missing">
           <h2 id={titleId} className="console-section__title">
             No such section
           </h2>
@@ -107,22 +110,25 @@ function Console({ user }: { user: SessionUser }) {
   return (
     <ConsoleAccessContext.Provider value={setRefusal}>
       <div className="console" data-testid="console">
-        <section className="console-hero" aria-label="Operator console">
-          <div className="container console-hero__inner">
-            <p className="eyebrow">Operator console</p>
-            <h1 className="console-hero__title">Back Office</h1>
-            <p className="console-hero__lead">
+        <PageHero
+          eyebrow="Operator console"
+          title="Back Office"
+          titleId={heroTitleId}
+          lead={
+            <>
               Signed in as <strong>{user.email}</strong> · {ROLE_LABELS[user.role]}. Every change you make here is kept in the audit log with
               its reason.
-            </p>
-          </div>
-        </section>
+            </>
+          }
+          overlap
+        />
 
-        <div className="container over-band console-body">
+        <div className="container page-overlap console-body">
           <nav className="card console-nav" aria-label="Console sections">
             <ul ref={navRef} className="console-nav__list">
               {ADMIN_SECTIONS.map((id) => {
-                const { label, Icon } = SECTIONS[id];
+                const { Icon } = SECTIONS[id];
+                const label = sectionLabel(id);
                 return (
                   <li key={id}>
                     <NavLink

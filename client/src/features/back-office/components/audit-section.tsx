@@ -1,15 +1,14 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { AUDIT_ACTIONS, AUDIT_PAGE_DEFAULT, AUDIT_TARGET_TYPES, type AuditAction, type AuditTargetType } from '@common/back-office.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
-import { RefreshIcon } from '../../../components/ui/icons.tsx';
 import { Loaded } from '../../../components/ui/load-state.tsx';
 import { errorMessage } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/relative-time.ts';
 import { getAudit, type AuditEntry, type AuditFilters } from '../api/admin-api.ts';
 import { useConsoleResource, useReportRefusal } from '../hooks/console-access.ts';
 import { AUDIT_ACTION_LABELS, TARGET_LABELS, actorLabel, compactJson, parseId, shortHash } from '../lib/format.ts';
-import { ConsoleEmpty, SectionHead, type SectionProps } from './section-parts.tsx';
+import { ConsoleEmpty, ConsoleSection, FilterForm, type SectionProps } from './section-parts.tsx';
 import './audit-section.css';
 
 interface FilterValues {
@@ -61,8 +60,7 @@ export function AuditSection({ titleId }: SectionProps) {
 
   const set = <K extends keyof FilterValues>(name: K, value: FilterValues[K]) => setValues((v) => ({ ...v, [name]: value }));
 
-  function apply(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function apply() {
     if (values.targetId.trim() && parseId(values.targetId) === null) {
       setIdError('A target id is a whole number, like 12');
       document.getElementById(`${idBase}-target-id`)?.focus();
@@ -101,20 +99,9 @@ export function AuditSection({ titleId }: SectionProps) {
   const filtered = Object.keys(applied).length > 0;
 
   return (
-    <div className="console-section">
-      <SectionHead
-        titleId={titleId}
-        title="Audit Log"
-        lead="Every move made in this console or with the operator command line, newest first. Entries cannot be changed, and each one's hash chains it to the one before."
-        aside={
-          <button type="button" className="btn btn--outline btn--sm" onClick={() => setGeneration((g) => g + 1)}>
-            <RefreshIcon size={16} />
-            Refresh
-          </button>
-        }
-      />
+    <ConsoleSection section="audit" titleId={titleId} onRefresh={() => setGeneration((g) => g + 1)}>
 
-      <form className="console-filters audit-filters" onSubmit={apply} noValidate aria-label="Filter the audit log">
+      <FilterForm label="Filter the audit log" onApply={apply} className="audit-filters">
         <TextField id={`${idBase}-actor`} label="Actor" placeholder="Email or cli" value={values.actor} onChange={(v) => set('actor', v)} autoComplete="off" spellCheck={false} maxLength={254} />
         <SelectField id={`${idBase}-action`} label="Action" value={values.action} options={ACTION_OPTIONS} placeholder="Any action" onChange={(v) => set('action', v as AuditAction | '')} />
         <SelectField id={`${idBase}-target-type`} label="Target" value={values.targetType} options={TARGET_OPTIONS} placeholder="Any target" onChange={(v) => set('targetType', v as AuditTargetType | '')} />
@@ -141,7 +128,7 @@ export function AuditSection({ titleId }: SectionProps) {
             </button>
           )}
         </div>
-      </form>
+      </FilterForm>
 
       <Loaded resource={resource} retry={retry} label="Loading the audit log...">
         {(firstPage) => {
@@ -154,7 +141,7 @@ export function AuditSection({ titleId }: SectionProps) {
                 {entries.length.toLocaleString('en-US')} {entries.length === 1 ? 'entry' : 'entries'}
                 {more ? ' shown, newest first' : ', newest first'}
               </p>
-              <ol className="audit-list" aria-label="Audit entries, newest first" data-testid="audit-list">
+              <ol className="tile-grid console-cards audit-list" aria-label="Audit entries, newest first" data-testid="audit-list">
                 {entries.map((entry) => (
                   <AuditItem key={entry.id} entry={entry} />
                 ))}
@@ -169,7 +156,7 @@ export function AuditSection({ titleId }: SectionProps) {
           );
         }}
       </Loaded>
-    </div>
+    </ConsoleSection>
   );
 }
 
@@ -177,7 +164,7 @@ function AuditItem({ entry }: { entry: AuditEntry }) {
   const fullBefore = compactJson(entry.before, Infinity);
   const fullAfter = compactJson(entry.after, Infinity);
   return (
-    <li className="audit-entry" data-testid="audit-entry" data-action={entry.action} data-entry-id={entry.id}>
+    <li className="console-card audit-entry" data-testid="audit-entry" data-action={entry.action} data-entry-id={entry.id}>
       <div className="split-row audit-entry__head">
         <p className="audit-entry__what">
           <strong>{AUDIT_ACTION_LABELS[entry.action] ?? entry.action}</strong> · {TARGET_LABELS[entry.targetType] ?? entry.targetType} #{entry.targetId}

@@ -6,24 +6,23 @@ import { carPath } from '@common/paths.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { issuesByField } from '@common/validation.ts';
 import { Fact, Facts } from '../../../components/ui/facts.tsx';
-import { RefreshIcon } from '../../../components/ui/icons.tsx';
-import { Loaded } from '../../../components/ui/load-state.tsx';
 import { orderStatusLabel } from '../../../lib/order-status.ts';
 import { formatDateTime } from '../../../lib/relative-time.ts';
 import { getDisputes, resolveDispute, type DisputedOrder } from '../api/admin-api.ts';
 import { useConsoleResource } from '../hooks/console-access.ts';
-import { ReasonDialog } from './reason-dialog.tsx';
-import { ConsoleEmpty, SectionHead, type SectionProps } from './section-parts.tsx';
+import { ReasonDialog, type MoveWords } from './reason-dialog.tsx';
+import { ConsoleSection, ConsoleStatus, LoadedList, MoveButton, type SectionProps } from './section-parts.tsx';
 import './disputes-section.css';
 
 const ACTOR_LABELS: Record<OrderActor, string> = { buyer: 'Buyer', seller: 'Seller', system: 'LuxeMotors', operator: 'Escrow team' };
 
-const OUTCOMES: Record<OperatorAction, { button: string; title: string; confirm: string; busy: string; done: string; description: (o: DisputedOrder) => string }> = {
+const OUTCOMES: Record<OperatorAction, MoveWords & { done: string; description: (o: DisputedOrder) => string }> = {
   release: {
     button: 'Release to Seller',
     title: 'Release the funds to the seller?',
     confirm: 'Release Funds',
     busy: 'Releasing...',
+    danger: true,
     done: 'released to the seller',
     description: (o) => `${formatUsd(o.amount)} is paid out to ${o.sellerName} and the sale is complete. The buyer keeps the car. This cannot be undone.`,
   },
@@ -32,6 +31,7 @@ const OUTCOMES: Record<OperatorAction, { button: string; title: string; confirm:
     title: 'Refund the buyer?',
     confirm: 'Refund Buyer',
     busy: 'Refunding...',
+    danger: true,
     done: 'refunded to the buyer',
     description: (o) =>
       `${formatUsd(o.payment?.amountCharged ?? o.amount + o.escrowFee)} goes back to ${o.buyerName}, the car returns to the seller and is listed again. This cannot be undone.`,
@@ -60,45 +60,24 @@ export function DisputesSection({ titleId }: SectionProps) {
   }
 
   return (
-    <div className="console-section">
-      <SectionHead
-        titleId={titleId}
-        title="Disputes"
-        lead="Buyers who found a problem at inspection. Read both sides, then release the funds to the seller or refund the buyer; the reason goes on the order's timeline and in the audit log."
-        aside={
-          <button type="button" className="btn btn--outline btn--sm" onClick={retry}>
-            <RefreshIcon size={16} />
-            Refresh
-          </button>
-        }
-      />
-      <p className="console-status" role="status" data-testid="dispute-resolved">
-        {done}
-      </p>
-      <Loaded resource={resource} retry={retry} label="Loading disputes...">
-        {(orders) =>
-          orders.length === 0 ? (
-            <ConsoleEmpty title="No open disputes">Every disputed order has been decided.</ConsoleEmpty>
-          ) : (
-            <ol className="dispute-list" aria-label="Open disputes, oldest first">
-              {orders.map((order) => (
-                <DisputeCard key={order.id} order={order} onDecide={(outcome) => setDeciding({ order, outcome })} />
-              ))}
-            </ol>
-          )
-        }
-      </Loaded>
+    <ConsoleSection section="disputes" titleId={titleId} onRefresh={retry}>
+      <ConsoleStatus testId="dispute-resolved">{done}</ConsoleStatus>
+      <LoadedList resource={resource} retry={retry} label="Loading disputes..." empty={{ title: 'No open disputes', text: 'Every disputed order has been decided.' }}>
+        {(orders) => (
+          <ol className="tile-grid console-cards" aria-label="Open disputes, oldest first">
+            {orders.map((order) => (
+              <DisputeCard key={order.id} order={order} onDecide={(outcome) => setDeciding({ order, outcome })} />
+            ))}
+          </ol>
+        )}
+      </LoadedList>
 
       {deciding && (
         <ReasonDialog
-          open
+          move={OUTCOMES[deciding.outcome]}
           onClose={close}
-          title={OUTCOMES[deciding.outcome].title}
           subtitle={`Order #${deciding.order.id} · ${carTitle(deciding.order)}`}
           description={OUTCOMES[deciding.outcome].description(deciding.order)}
-          confirmLabel={OUTCOMES[deciding.outcome].confirm}
-          busyLabel={OUTCOMES[deciding.outcome].busy}
-          danger
           check={(reason) => issuesByField(ResolveDisputeSchema, { outcome: deciding.outcome, reason }).reason}
           testId="resolve-dispute-dialog"
           onConfirm={async (reason) => {
@@ -114,7 +93,7 @@ export function DisputesSection({ titleId }: SectionProps) {
           }}
         />
       )}
-    </div>
+    </ConsoleSection>
   );
 }
 
@@ -123,7 +102,7 @@ function DisputeCard({ order, onDecide }: { order: DisputedOrder; onDecide: (out
   const titleId = `dispute-${order.id}-title`;
   const events = [...order.events].sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.id - b.id);
   return (
-    <li className="dispute-card" aria-labelledby={titleId} data-testid="dispute" data-order-id={order.id}>
+    <li className="console-card dispute-card" aria-labelledby={titleId} data-testid="dispute" data-order-id={order.id}>
       <div className="split-row dispute-card__head">
         <div>
           <h3 id={titleId} className="dispute-card__title">
@@ -171,12 +150,8 @@ function DisputeCard({ order, onDecide }: { order: DisputedOrder; onDecide: (out
       </div>
 
       <div className="cluster dispute-card__actions">
-        <button type="button" className="btn btn--outline btn--sm" onClick={() => onDecide('release')}>
-          {OUTCOMES.release.button}
-        </button>
-        <button type="button" className="btn btn--dark btn--sm" onClick={() => onDecide('refund')}>
-          {OUTCOMES.refund.button}
-        </button>
+        <MoveButton label={OUTCOMES.release.button} onClick={() => onDecide('release')} />
+        <MoveButton label={OUTCOMES.refund.button} tone="dark" onClick={() => onDecide('refund')} />
       </div>
     </li>
   );

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import type { LedgerKind } from '@common/api-types.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -10,11 +10,14 @@ import { formatDateTime } from '../../../lib/relative-time.ts';
 import { downloadLedgerCsv, getLedger, type LedgerRange, type LedgerTotals } from '../api/admin-api.ts';
 import { useConsoleResource, useReportRefusal } from '../hooks/console-access.ts';
 import { dayBoundary, ledgerBalances } from '../lib/format.ts';
-import { ConsoleEmpty, SectionHead, type SectionProps } from './section-parts.tsx';
-import { TableFrame } from './table-frame.tsx';
+import { ConsoleEmpty, ConsoleSection, FilterForm, type SectionProps } from './section-parts.tsx';
+import { TableFrame, type Column } from './table-frame.tsx';
 import './ledger-section.css';
 
 const KIND_LABELS: Record<LedgerKind, string> = { charge: 'Charge', payout: 'Payout', refund: 'Refund' };
+/** Each kind's tone (see Tones in global.css): money in, money out to the seller, money back. */
+const KIND_TONES: Record<LedgerKind, string> = { charge: 'info', payout: 'success', refund: 'neutral' };
+const COLUMNS: Column[] = ['Date', 'Order', 'Kind', { label: 'Amount', num: true }, 'Status', 'Reference'];
 const TOTALS: { key: keyof LedgerTotals; label: string }[] = [
   { key: 'charged', label: 'Charged' },
   { key: 'paidOut', label: 'Paid out' },
@@ -47,8 +50,7 @@ export function LedgerSection({ titleId }: SectionProps) {
   const saving = useSubmission();
   const report = useReportRefusal();
 
-  function apply(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function apply() {
     if (days.from && days.to && days.from > days.to) {
       setRangeError('The start date must be on or before the end date');
       document.getElementById(`${idBase}-to`)?.focus();
@@ -79,14 +81,9 @@ export function LedgerSection({ titleId }: SectionProps) {
   }
 
   return (
-    <div className="console-section">
-      <SectionHead
-        titleId={titleId}
-        title="Ledger"
-        lead="Every charge into escrow, payout to a seller and refund to a buyer. What was charged is always paid out, refunded or still held."
-      />
+    <ConsoleSection section="ledger" titleId={titleId}>
 
-      <form className="console-filters" onSubmit={apply} noValidate aria-label="Date range">
+      <FilterForm label="Date range" onApply={apply}>
         <TextField id={`${idBase}-from`} label="From" type="date" value={days.from} max={days.to || undefined} onChange={(from) => setDays((d) => ({ ...d, from }))} />
         <TextField
           id={`${idBase}-to`}
@@ -108,7 +105,7 @@ export function LedgerSection({ titleId }: SectionProps) {
             {saving.submitting ? 'Preparing...' : 'Download CSV'}
           </button>
         </div>
-      </form>
+      </FilterForm>
       {saving.error && <Alert tone="error">{saving.error}</Alert>}
 
       <Loaded resource={resource} retry={retry} label="Loading the ledger...">
@@ -124,11 +121,11 @@ export function LedgerSection({ titleId }: SectionProps) {
                 ))}
               </dl>
               {ledgerBalances(totals) ? (
-                <p className="ledger-totals__check ledger-totals__check--ok">
+                <p className="icon-text ledger-totals__check tone-success">
                   <CheckIcon size={16} /> Balanced: charged = paid out + refunded + held
                 </p>
               ) : (
-                <p className="ledger-totals__check ledger-totals__check--off">
+                <p className="icon-text ledger-totals__check tone-error">
                   <WarningIcon size={16} /> Out of balance by {formatUsd(totals.charged - totals.paidOut - totals.refunded - totals.held)}
                 </p>
               )}
@@ -137,40 +134,26 @@ export function LedgerSection({ titleId }: SectionProps) {
             {entries.length === 0 ? (
               <ConsoleEmpty title="No entries">No money moved{applied.from || applied.to ? ' in these dates' : ' yet'}.</ConsoleEmpty>
             ) : (
-              <TableFrame caption={`Ledger entries, ${entries.length.toLocaleString('en-US')} in all, oldest first`} testId="ledger-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col">Order</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Reference</th>
+              <TableFrame caption={`Ledger entries, ${entries.length.toLocaleString('en-US')} in all, oldest first`} columns={COLUMNS} testId="ledger-table">
+                {entries.map((entry) => (
+                  <tr key={`${entry.kind}-${entry.id}`}>
+                    <td className="nowrap">
+                      <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+                    </td>
+                    <td>#{entry.orderId}</td>
+                    <td>
+                      <span className={`status-badge tone-${KIND_TONES[entry.kind] ?? 'neutral'}`}>{KIND_LABELS[entry.kind] ?? entry.kind}</span>
+                    </td>
+                    <td className="num">{formatUsd(entry.amount)}</td>
+                    <td>{entry.status === 'settled' ? 'Settled' : 'Pending'}</td>
+                    <td>{entry.reference ? <code>{entry.reference}</code> : <span className="muted">—</span>}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {entries.map((entry) => (
-                    <tr key={`${entry.kind}-${entry.id}`}>
-                      <td className="nowrap">
-                        <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
-                      </td>
-                      <td>#{entry.orderId}</td>
-                      <td>
-                        <span className={`ledger-kind ledger-kind--${entry.kind}`}>{KIND_LABELS[entry.kind] ?? entry.kind}</span>
-                      </td>
-                      <td className="num">{formatUsd(entry.amount)}</td>
-                      <td>{entry.status === 'settled' ? 'Settled' : 'Pending'}</td>
-                      <td>{entry.reference ? <code>{entry.reference}</code> : <span className="muted">—</span>}</td>
-                    </tr>
-                  ))}
-                </tbody>
+                ))}
               </TableFrame>
             )}
           </>
         )}
       </Loaded>
-    </div>
+    </ConsoleSection>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { CarDetail } from '@common/api-types.ts';
 import { carPath } from '@common/paths.ts';
@@ -13,18 +13,18 @@ import { listingStatusLabel, listingStatusTone } from '../../../lib/listing-stat
 import { actOnListing, getCar, type ListingAction } from '../api/admin-api.ts';
 import { useReportRefusal } from '../hooks/console-access.ts';
 import { parseId } from '../lib/format.ts';
-import { ReasonDialog } from './reason-dialog.tsx';
-import { SectionHead, type SectionProps } from './section-parts.tsx';
-import './listings-section.css';
+import { ReasonDialog, type MoveWords } from './reason-dialog.tsx';
+import { ConsoleSection, ConsoleStatus, FilterForm, MoveButton, type SectionProps } from './section-parts.tsx';
 
 type Lookup = { status: 'idle' } | { status: 'loading'; id: number } | { status: 'found'; car: CarDetail } | { status: 'error'; id: number; message: string };
 
-const MOVES: Record<ListingAction, { button: string; title: string; confirm: string; busy: string; description: string; done: string }> = {
+const MOVES: Record<ListingAction, MoveWords & { description: string; done: string }> = {
   hide: {
     button: 'Hide Listing',
     title: 'Hide this listing?',
     confirm: 'Hide Listing',
     busy: 'Hiding...',
+    danger: true,
     description: 'It leaves the listing and search at once, and its page is not found for anyone but its seller and staff. The seller is told, with your reason.',
     done: 'is hidden',
   },
@@ -61,8 +61,7 @@ export function ListingsSection({ titleId }: SectionProps) {
     }
   }
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function submit() {
     const id = parseId(text);
     if (id === null) {
       setFieldError('Enter the car’s number, as in its address: /car/12');
@@ -76,14 +75,9 @@ export function ListingsSection({ titleId }: SectionProps) {
   const car = lookup.status === 'found' ? lookup.car : null;
 
   return (
-    <div className="console-section">
-      <SectionHead
-        titleId={titleId}
-        title="Listings"
-        lead="Find a listing by its number (the one in its address, /car/12) to hide it from the marketplace, or to put a hidden one back."
-      />
+    <ConsoleSection section="listings" titleId={titleId}>
 
-      <form className="console-filters" onSubmit={submit} noValidate aria-label="Find a listing">
+      <FilterForm label="Find a listing" onApply={submit}>
         <TextField
           id={fieldId}
           label="Car number"
@@ -101,18 +95,16 @@ export function ListingsSection({ titleId }: SectionProps) {
           <SearchIcon size={18} />
           Find
         </button>
-      </form>
+      </FilterForm>
 
-      <p className="console-status" role="status">
-        {done}
-      </p>
+      <ConsoleStatus>{done}</ConsoleStatus>
 
       {lookup.status === 'loading' && <LoadingStatus label={`Reading car #${lookup.id}...`} />}
       {lookup.status === 'error' && <Alert tone="error">{lookup.message}</Alert>}
       {car && (
-        <article className="listing-found" aria-labelledby={`${fieldId}-car`} data-testid="listing-found">
+        <article className="console-card" aria-labelledby={`${fieldId}-car`} data-testid="listing-found">
           <div className="split-row">
-            <h3 id={`${fieldId}-car`} className="listing-found__title">
+            <h3 id={`${fieldId}-car`} className="console-card__title">
               <Link to={carPath(car.id)} className="dash-link">
                 {carTitle(car)}
               </Link>
@@ -130,13 +122,9 @@ export function ListingsSection({ titleId }: SectionProps) {
           </Facts>
           <div className="cluster">
             {car.status === 'hidden' ? (
-              <button type="button" className="btn btn--primary btn--sm" onClick={() => setActing('restore')}>
-                {MOVES.restore.button}
-              </button>
+              <MoveButton label={MOVES.restore.button} tone="primary" onClick={() => setActing('restore')} />
             ) : (
-              <button type="button" className="btn btn--danger btn--sm" onClick={() => setActing('hide')}>
-                {MOVES.hide.button}
-              </button>
+              <MoveButton label={MOVES.hide.button} tone="danger" onClick={() => setActing('hide')} />
             )}
           </div>
         </article>
@@ -144,14 +132,10 @@ export function ListingsSection({ titleId }: SectionProps) {
 
       {car && acting && (
         <ReasonDialog
-          open
+          move={MOVES[acting]}
           onClose={() => setActing(null)}
-          title={MOVES[acting].title}
           subtitle={`#${car.id} · ${carTitle(car)}`}
           description={MOVES[acting].description}
-          confirmLabel={MOVES[acting].confirm}
-          busyLabel={MOVES[acting].busy}
-          danger={acting === 'hide'}
           testId="listing-action-dialog"
           onConfirm={async (reason) => {
             await actOnListing(car.id, acting, reason);
@@ -160,6 +144,6 @@ export function ListingsSection({ titleId }: SectionProps) {
           }}
         />
       )}
-    </div>
+    </ConsoleSection>
   );
 }

@@ -9,7 +9,7 @@ import { BanknoteIcon, GavelIcon, HeadsetIcon, ReceiptIcon, RefreshIcon, Warning
 import { orderStatusLabel, orderStatusTone } from '../../../lib/order-status.ts';
 import { getOverview, type AdminOverview } from '../api/admin-api.ts';
 import { useConsoleResource } from '../hooks/console-access.ts';
-import { SectionHead, type SectionProps } from './section-parts.tsx';
+import { ConsoleSection, type SectionProps } from './section-parts.tsx';
 import './overview-section.css';
 
 interface Tile {
@@ -39,24 +39,13 @@ const TILES: Tile[] = [
 export function OverviewSection({ titleId }: SectionProps) {
   const { resource, retry } = useConsoleResource('admin:overview', getOverview);
   return (
-    <div className="console-section">
-      <SectionHead
-        titleId={titleId}
-        title="Overview"
-        lead="What needs attention now, and the money in escrow."
-        aside={
-          <button type="button" className="btn btn--outline btn--sm" onClick={retry}>
-            <RefreshIcon size={16} />
-            Refresh
-          </button>
-        }
-      />
+    <ConsoleSection section="overview" titleId={titleId} onRefresh={retry}>
       <Loaded resource={resource} retry={retry} label="Loading the figures...">
         {(overview) => (
           <>
-            <ul className="overview-tiles" aria-label="Figures">
+            <ul className="stat-grid overview-tiles" aria-label="Figures">
               {TILES.map(({ key, label, value, hint, Icon, to, alert }) => (
-                <li key={key} className={alert?.(overview) ? 'overview-tile overview-tile--alert' : 'overview-tile'} data-testid="overview-tile" data-stat={key}>
+                <li key={key} className={alert?.(overview) ? 'stack overview-tile overview-tile--alert' : 'stack overview-tile'} data-testid="overview-tile" data-stat={key}>
                   <span className="icon-disc overview-tile__icon" aria-hidden="true">
                     <Icon size={20} />
                   </span>
@@ -76,7 +65,7 @@ export function OverviewSection({ titleId }: SectionProps) {
           </>
         )}
       </Loaded>
-    </div>
+    </ConsoleSection>
   );
 }
 

@@ -12,17 +12,22 @@ import { useReportRefusal } from '../hooks/console-access.ts';
 /** The reason as the schema sees it: trimmed, as it is sent. */
 const defaultCheck = (reason: string) => issuesByField(ReasonSchema, { reason }).reason;
 
-export interface ReasonDialogProps {
-  open: boolean;
-  onClose: () => void;
+/** A console move's words: the button that opens its dialog, the dialog's title, its confirm button at rest and while busy. */
+export interface MoveWords {
+  button: string;
   title: string;
+  confirm: string;
+  busy: string;
+  /** A move that is hard to undo: the confirm button says so in red. */
+  danger?: boolean;
+}
+
+export interface ReasonDialogProps {
+  move: MoveWords;
+  onClose: () => void;
   subtitle?: string;
   /** What the move does, in a sentence (the dialog is described by it). */
   description: ReactNode;
-  confirmLabel: string;
-  busyLabel: string;
-  /** A move that is hard to undo: the confirm button is dark and focus starts on the reason. */
-  danger?: boolean;
   /** The reason's problem under the request's schema (the server's words); ReasonSchema's unless told. */
   check?: (reason: string) => string | undefined;
   /** More fields above the reason (a role to choose). */
@@ -33,15 +38,15 @@ export interface ReasonDialogProps {
 }
 
 /**
- * A console move confirmed with a reason: every write in the back office says why, and the
+ * A console move confirmed with a reason (the dialog is shown while it is rendered): every write in the back office says why, and the
  * reason goes to the audit log. The reason is checked as it is typed (after the first attempt
  * to send, or once the field is left), with the messages the server would answer.
  */
 export function ReasonDialog(props: ReasonDialogProps) {
-  const { open, onClose, title, subtitle, description, testId } = props;
+  const { move, onClose, subtitle, description, testId } = props;
   const [busy, setBusy] = useState(false);
   return (
-    <ModalDialog open={open} busy={busy} onClose={onClose} title={title} subtitle={subtitle} description={description} testId={testId}>
+    <ModalDialog open busy={busy} onClose={onClose} title={move.title} subtitle={subtitle} description={description} testId={testId}>
       <ReasonForm {...props} busy={busy} setBusy={setBusy} />
     </ModalDialog>
   );
@@ -49,9 +54,7 @@ export function ReasonDialog(props: ReasonDialogProps) {
 
 function ReasonForm({
   onClose,
-  confirmLabel,
-  busyLabel,
-  danger = false,
+  move: { confirm, busy: busyLabel, danger = false },
   check = defaultCheck,
   extra,
   onConfirm,
@@ -126,7 +129,7 @@ function ReasonForm({
           Cancel
         </button>
         <button type="submit" className={danger ? 'btn btn--danger' : 'btn btn--primary'} disabled={busy}>
-          {busy ? busyLabel : confirmLabel}
+          {busy ? busyLabel : confirm}
         </button>
       </div>
     </form>

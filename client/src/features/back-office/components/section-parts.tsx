@@ -1,5 +1,11 @@
-import type { ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
+import { SHARED_ADDRESS_WINDOW_DAYS } from '@common/back-office.ts';
+import type { AdminSection } from '@common/paths.ts';
+import { RefreshIcon } from '../../../components/ui/icons.tsx';
+import { Loaded } from '../../../components/ui/load-state.tsx';
 import type { SessionUser } from '../../../lib/session-store.ts';
+import type { Resource } from '../../../lib/use-resource.ts';
+import './console.css';
 
 /** What the console gives each of its sections. */
 export interface SectionProps {
@@ -8,17 +14,59 @@ export interface SectionProps {
   titleId: string;
 }
 
-/** A console section's heading (the panel is labelled by it), what it is for, and its actions. */
-export function SectionHead({ titleId, title, lead, aside }: { titleId: string; title: string; lead?: ReactNode; aside?: ReactNode }) {
+/** Each section's heading (the console's menu names it so too) and what it is for. */
+export const SECTION_HEADS: Record<AdminSection, { title: string; lead: string }> = {
+  overview: { title: 'Overview', lead: 'What needs attention now, and the money in escrow.' },
+  disputes: {
+    title: 'Disputes',
+    lead: "Buyers who found a problem at inspection. Read both sides, then release the funds to the seller or refund the buyer; the reason goes on the order's timeline and in the audit log.",
+  },
+  ledger: {
+    title: 'Ledger',
+    lead: 'Every charge into escrow, payout to a seller and refund to a buyer. What was charged is always paid out, refunded or still held.',
+  },
+  users: { title: 'Users', lead: 'Find an account by name or email. Every change is kept in the audit log with your reason.' },
+  listings: {
+    title: 'Listings',
+    lead: 'Find a listing by its number (the one in its address, /car/12) to hide it from the marketplace, or to put a hidden one back.',
+  },
+  tickets: {
+    title: 'Tickets',
+    lead: 'Requests sent from the Support page. Your reply is emailed to the person who asked and the ticket is marked answered.',
+  },
+  'flagged-bids': {
+    title: 'Flagged Bids',
+    lead: `Bids placed by an account that signed in from the same address as the car’s seller within ${SHARED_ADDRESS_WINDOW_DAYS} days. They were accepted; look into the accounts and suspend one if it is shill bidding.`,
+  },
+  audit: {
+    title: 'Audit Log',
+    lead: "Every move made in this console or with the operator command line, newest first. Entries cannot be changed, and each one's hash chains it to the one before.",
+  },
+};
+
+/**
+ * A console section: its heading (the panel is labelled by it) and what it is for, with
+ * `onRefresh` a Refresh button that reads it again, then its content.
+ */
+export function ConsoleSection({ section, titleId, onRefresh, children }: { section: AdminSection; titleId: string; onRefresh?: () => void; children: ReactNode }) {
+  const { title, lead } = SECTION_HEADS[section];
   return (
-    <div className="split-row console-section__top">
-      <div className="console-section__head">
-        <h2 id={titleId} className="console-section__title">
-          {title}
-        </h2>
-        {lead && <p className="console-section__lead">{lead}</p>}
+    <div className="console-section">
+      <div className="split-row console-section__top">
+        <div className="console-section__head">
+          <h2 id={titleId} className="console-section__title">
+            {title}
+          </h2>
+          <p className="console-section__lead">{lead}</p>
+        </div>
+        {onRefresh && (
+          <button type="button" className="btn btn--outline btn--sm" onClick={onRefresh}>
+            <RefreshIcon size={16} />
+            Refresh
+          </button>
+        )}
       </div>
-      {aside}
+      {children}
     </div>
   );
 }
@@ -30,5 +78,63 @@ export function ConsoleEmpty({ title, children }: { title: string; children?: Re
       <strong>{title}</strong>
       {children}
     </div>
+  );
+}
+
+/** What the last move did ("Order #12: $98,000 refunded to the buyer."), announced politely; hidden while empty. */
+export function ConsoleStatus({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <p className="console-status" role="status" data-testid={testId}>
+      {children}
+    </p>
+  );
+}
+
+/**
+ * A section's list as it loads: the spinner, the error with Retry, `empty` (a title and a line)
+ * when there is nothing in it, else `children(items)`.
+ */
+export function LoadedList<T>({
+  resource,
+  retry,
+  label,
+  empty,
+  children,
+}: {
+  resource: Resource<T[]>;
+  retry: () => void;
+  label: string;
+  empty: { title: string; text?: ReactNode };
+  children: (items: T[]) => ReactNode;
+}) {
+  return (
+    <Loaded resource={resource} retry={retry} label={label}>
+      {(items) => (items.length === 0 ? <ConsoleEmpty title={empty.title}>{empty.text}</ConsoleEmpty> : children(items))}
+    </Loaded>
+  );
+}
+
+/**
+ * The filters (or the search) over a section's list: fields side by side that wrap, and their
+ * buttons. Sending it calls `onApply`; the fields are checked by the section, not the browser.
+ */
+export function FilterForm({ label, onApply, search = false, className, children }: { label: string; onApply: () => void; search?: boolean; className?: string; children: ReactNode }) {
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    onApply();
+  }
+  return (
+    <form className={className ? `console-filters ${className}` : 'console-filters'} role={search ? 'search' : undefined} onSubmit={submit} noValidate aria-label={label}>
+      {children}
+    </form>
+  );
+}
+
+/** A small button that opens a move's dialog: "Suspend", "Refund Buyer". */
+export function MoveButton({ label, tone = 'outline', onClick }: { label: string; tone?: 'outline' | 'dark' | 'primary' | 'danger'; onClick: () => void }) {
+  return (
+    <button type="button" className={`btn btn--${tone} btn--sm`} onClick={onClick}>
+      {label}
+    </button>
   );
 }

@@ -4,14 +4,13 @@ import { TicketReplySchema } from '@common/schemas/admin.ts';
 import { issuesByField } from '@common/validation.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { CharCounter, TextAreaField } from '../../../components/ui/form-field.tsx';
-import { Loaded } from '../../../components/ui/load-state.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { detailsByField } from '../../../lib/field-errors.ts';
 import { formatDateTime } from '../../../lib/relative-time.ts';
 import { useSubmission } from '../../../lib/use-submission.ts';
 import { getTickets, replyToTicket, type AdminTicket } from '../api/admin-api.ts';
 import { useConsoleResource, useReportRefusal } from '../hooks/console-access.ts';
-import { ConsoleEmpty, SectionHead, type SectionProps } from './section-parts.tsx';
+import { ConsoleSection, ConsoleStatus, LoadedList, type SectionProps } from './section-parts.tsx';
 import './tickets-section.css';
 
 type Filter = TicketStatus | 'all';
@@ -34,8 +33,7 @@ export function TicketsSection({ titleId }: SectionProps) {
   const [done, setDone] = useState<string | null>(null);
 
   return (
-    <div className="console-section">
-      <SectionHead titleId={titleId} title="Tickets" lead="Requests sent from the Support page. Your reply is emailed to the person who asked and the ticket is marked answered." />
+    <ConsoleSection section="tickets" titleId={titleId}>
 
       <div className="cluster" role="group" aria-label="Show tickets">
         {FILTERS.map((option) => (
@@ -54,31 +52,25 @@ export function TicketsSection({ titleId }: SectionProps) {
         ))}
       </div>
 
-      <p className="console-status" role="status">
-        {done}
-      </p>
+      <ConsoleStatus>{done}</ConsoleStatus>
 
-      <Loaded resource={resource} retry={retry} label="Loading tickets...">
-        {(tickets) =>
-          tickets.length === 0 ? (
-            <ConsoleEmpty title={filter === 'all' ? 'No tickets yet' : `No ${filter} tickets`} />
-          ) : (
-            <ul className="ticket-list" aria-label={`${filter === 'all' ? 'All' : STATUS_LABELS[filter]} tickets`}>
-              {tickets.map((ticket) => (
-                <TicketCard
-                  key={ticket.id}
-                  ticket={ticket}
-                  onReplied={() => {
-                    setDone(`Your reply to ${ticket.reference} was sent to ${ticket.email}.`);
-                    retry();
-                  }}
-                />
-              ))}
-            </ul>
-          )
-        }
-      </Loaded>
-    </div>
+      <LoadedList resource={resource} retry={retry} label="Loading tickets..." empty={{ title: filter === 'all' ? 'No tickets yet' : `No ${filter} tickets` }}>
+        {(tickets) => (
+          <ul className="tile-grid console-cards" aria-label={`${filter === 'all' ? 'All' : STATUS_LABELS[filter]} tickets`}>
+            {tickets.map((ticket) => (
+              <TicketCard
+                key={ticket.id}
+                ticket={ticket}
+                onReplied={() => {
+                  setDone(`Your reply to ${ticket.reference} was sent to ${ticket.email}.`);
+                  retry();
+                }}
+              />
+            ))}
+          </ul>
+        )}
+      </LoadedList>
+    </ConsoleSection>
   );
 }
 
@@ -86,10 +78,10 @@ function TicketCard({ ticket, onReplied }: { ticket: AdminTicket; onReplied: () 
   const titleId = useId();
   const known = (TICKET_STATUSES as readonly string[]).includes(ticket.status);
   return (
-    <li className="ticket-card" aria-labelledby={titleId} data-testid="ticket" data-ticket-id={ticket.id}>
+    <li className="console-card ticket-card" aria-labelledby={titleId} data-testid="ticket" data-ticket-id={ticket.id}>
       <div className="split-row ticket-card__head">
         <div>
-          <h3 id={titleId} className="ticket-card__title">
+          <h3 id={titleId} className="console-card__title ticket-card__title">
             {ticket.subject}
           </h3>
           <p className="ticket-card__meta">
@@ -101,7 +93,7 @@ function TicketCard({ ticket, onReplied }: { ticket: AdminTicket; onReplied: () 
       </div>
       <p className="ticket-card__message">{ticket.message}</p>
       {ticket.replies.length > 0 && (
-        <ol className="ticket-replies" aria-label="Replies">
+        <ol className="tile-grid ticket-replies" aria-label="Replies">
           {ticket.replies.map((reply, index) => (
             <li key={`${reply.at}-${index}`} className="ticket-reply">
               <p className="ticket-reply__meta">

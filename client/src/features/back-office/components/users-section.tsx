@@ -1,22 +1,21 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { USER_ROLES, type UserRole } from '@common/back-office.ts';
 import { ChangeRoleSchema } from '@common/schemas/admin.ts';
 import { issuesByField } from '@common/validation.ts';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
 import { SearchIcon } from '../../../components/ui/icons.tsx';
-import { Loaded } from '../../../components/ui/load-state.tsx';
 import { formatDate } from '../../../lib/relative-time.ts';
 import { actOnUser, changeRole, searchUsers, type AdminUser, type UserAction } from '../api/admin-api.ts';
 import { useConsoleResource } from '../hooks/console-access.ts';
 import { ROLE_LABELS } from '../lib/format.ts';
-import { ReasonDialog } from './reason-dialog.tsx';
-import { ConsoleEmpty, SectionHead, type SectionProps } from './section-parts.tsx';
-import { TableFrame } from './table-frame.tsx';
+import { ReasonDialog, type MoveWords } from './reason-dialog.tsx';
+import { ConsoleSection, ConsoleStatus, FilterForm, LoadedList, MoveButton, type SectionProps } from './section-parts.tsx';
+import { TableFrame, type Column } from './table-frame.tsx';
 import './users-section.css';
 
 type Move = UserAction | 'role';
 
-const MOVES: Record<Move, { button: string; title: string; confirm: string; busy: string; danger: boolean; description: (u: AdminUser) => string; done: (u: AdminUser) => string }> = {
+const MOVES: Record<Move, MoveWords & { description: (u: AdminUser) => string; done: (u: AdminUser) => string }> = {
   suspend: {
     button: 'Suspend',
     title: 'Suspend this account?',
@@ -55,6 +54,7 @@ const MOVES: Record<Move, { button: string; title: string; confirm: string; busy
   },
 };
 
+const COLUMNS: Column[] = ['Account', 'Role', 'Status', { label: 'Actions', hidden: true }];
 const ROLE_OPTIONS = USER_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 
 /** Accounts found by name or email; suspend, unsuspend, verify as a seller, and (admins) change roles. */
@@ -69,8 +69,7 @@ export function UsersSection({ titleId, user: me }: SectionProps) {
   const [done, setDone] = useState<string | null>(null);
   const isAdmin = me.role === 'admin';
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function submit() {
     const next = query.trim();
     if (next === search) retry();
     else setSearch(next);
@@ -85,95 +84,65 @@ export function UsersSection({ titleId, user: me }: SectionProps) {
   const moveOf = acting ? MOVES[acting.move] : null;
 
   return (
-    <div className="console-section">
-      <SectionHead titleId={titleId} title="Users" lead="Find an account by name or email. Every change is kept in the audit log with your reason." />
+    <ConsoleSection section="users" titleId={titleId}>
 
-      <form className="console-filters" role="search" onSubmit={submit} aria-label="Users">
+      <FilterForm label="Users" onApply={submit} search>
         <TextField id={searchId} label="Name or email" type="search" value={query} onChange={setQuery} autoComplete="off" spellCheck={false} maxLength={200} />
         <button type="submit" className="btn btn--dark">
           <SearchIcon size={18} />
           Search
         </button>
-      </form>
+      </FilterForm>
 
-      <p className="console-status" role="status">
-        {done}
-      </p>
+      <ConsoleStatus>{done}</ConsoleStatus>
 
-      <Loaded resource={resource} retry={retry} label="Looking for accounts...">
-        {(users) =>
-          users.length === 0 ? (
-            <ConsoleEmpty title="No accounts found">{search ? `Nobody’s name or email matches “${search}”.` : 'There are no accounts yet.'}</ConsoleEmpty>
-          ) : (
-            <TableFrame caption={search ? `Accounts matching “${search}”: ${users.length}` : `Accounts: ${users.length}`} testId="users-table">
-              <thead>
-                <tr>
-                  <th scope="col">Account</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.map((user) => (
-                  <tr key={user.id} data-testid="user-row" data-user-id={user.id}>
-                    <th scope="row" className="users-table__who">
-                      {user.name}
-                      <span className="console-table__sub">{user.email}</span>
-                      <span className="console-table__sub">
-                        #{user.id} · joined <time dateTime={user.createdAt}>{formatDate(user.createdAt)}</time>
-                      </span>
-                    </th>
-                    <td>{user.role === 'user' ? ROLE_LABELS.user : <span className="tag">{ROLE_LABELS[user.role]}</span>}</td>
-                    <td className="users-table__status">
-                      <span className={user.status === 'active' ? 'status-badge status-badge--done' : 'status-badge status-badge--problem'}>
-                        {user.status === 'active' ? 'Active' : 'Suspended'}
-                      </span>
-                      <span className="console-table__sub">{user.sellerVerified ? 'Verified seller' : 'Seller not verified'}</span>
-                    </td>
-                    <td>
-                      <div className="users-table__actions" role="group" aria-label={`Actions for ${user.name}`}>
-                        {user.status === 'active' ? (
-                          <button type="button" className="btn btn--outline btn--sm" onClick={() => open(user, 'suspend')}>
-                            {MOVES.suspend.button}
-                          </button>
-                        ) : (
-                          <button type="button" className="btn btn--outline btn--sm" onClick={() => open(user, 'unsuspend')}>
-                            {MOVES.unsuspend.button}
-                          </button>
-                        )}
-                        {!user.sellerVerified && (
-                          <button type="button" className="btn btn--outline btn--sm" onClick={() => open(user, 'verify-seller')}>
-                            {MOVES['verify-seller'].button}
-                          </button>
-                        )}
-                        {isAdmin && (
-                          <button type="button" className="btn btn--outline btn--sm" onClick={() => open(user, 'role')}>
-                            {MOVES.role.button}
-                          </button>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </TableFrame>
-          )
-        }
-      </Loaded>
+      <LoadedList
+        resource={resource}
+        retry={retry}
+        label="Looking for accounts..."
+        empty={{ title: 'No accounts found', text: search ? `Nobody’s name or email matches “${search}”.` : 'There are no accounts yet.' }}
+      >
+        {(users) => (
+          <TableFrame caption={search ? `Accounts matching “${search}”: ${users.length}` : `Accounts: ${users.length}`} columns={COLUMNS} testId="users-table">
+            {users.map((user) => (
+              <tr key={user.id} data-testid="user-row" data-user-id={user.id}>
+                <th scope="row" className="users-table__who">
+                  {user.name}
+                  <span className="console-table__sub">{user.email}</span>
+                  <span className="console-table__sub">
+                    #{user.id} · joined <time dateTime={user.createdAt}>{formatDate(user.createdAt)}</time>
+                  </span>
+                </th>
+                <td>{user.role === 'user' ? ROLE_LABELS.user : <span className="tag">{ROLE_LABELS[user.role]}</span>}</td>
+                <td className="users-table__status">
+                  <span className={user.status === 'active' ? 'status-badge status-badge--done' : 'status-badge status-badge--problem'}>
+                    {user.status === 'active' ? 'Active' : 'Suspended'}
+                  </span>
+                  <span className="console-table__sub">{user.sellerVerified ? 'Verified seller' : 'Seller not verified'}</span>
+                </td>
+                <td>
+                  <div className="users-table__actions" role="group" aria-label={`Actions for ${user.name}`}>
+                    {user.status === 'active' ? (
+                      <MoveButton label={MOVES.suspend.button} onClick={() => open(user, 'suspend')} />
+                    ) : (
+                      <MoveButton label={MOVES.unsuspend.button} onClick={() => open(user, 'unsuspend')} />
+                    )}
+                    {!user.sellerVerified && <MoveButton label={MOVES['verify-seller'].button} onClick={() => open(user, 'verify-seller')} />}
+                    {isAdmin && <MoveButton label={MOVES.role.button} onClick={() => open(user, 'role')} />}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </TableFrame>
+        )}
+      </LoadedList>
 
       {acting && moveOf && (
         <ReasonDialog
-          open
+          move={moveOf}
           onClose={() => setActing(null)}
-          title={moveOf.title}
           subtitle={`${acting.user.name} · ${acting.user.email}`}
           description={moveOf.description(acting.user)}
-          confirmLabel={moveOf.confirm}
-          busyLabel={moveOf.busy}
-          danger={moveOf.danger}
           testId="user-action-dialog"
           check={acting.move === 'role' ? (reason) => issuesByField(ChangeRoleSchema, { role, reason }).reason : undefined}
           extra={
@@ -190,6 +159,6 @@ export function UsersSection({ titleId, user: me }: SectionProps) {
           }}
         />
       )}
-    </div>
+    </ConsoleSection>
   );
 }
