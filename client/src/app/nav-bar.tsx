@@ -77,7 +77,7 @@ export function NavBar() {
                 {staff && (
                   <NavLink to={PAGES.admin} className={consoleLinkClass} title="Operator console">
                     <ShieldCheckIcon size={18} />
-                    <span className="nav-link__label">Console</span>
+                    <span className="nav-link__more">Console</span>
                   </NavLink>
                 )}
                 <NavLink to="/sell" className={sellLinkClass}>
