@@ -8,7 +8,7 @@ import { redirectTarget } from '../lib/redirect-target.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { AuthCard } from './auth-card.tsx';
 import { EmailField } from './email-field.tsx';
-import { TotpCodeField } from './totp-code-field.tsx';
+import { TotpCodeField, useTotpCode } from './totp-code-field.tsx';
 import { PasswordField } from './password-field.tsx';
 import './auth.css';
 
@@ -45,9 +45,8 @@ export function LoginScreen() {
   const [resend, setResend] = useState<ResendState>({ status: 'idle' });
   // Shown once the server asked for the second factor; stays for the retries that follow.
   const [askCode, setAskCode] = useState(false);
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const codeId = useId();
+  const totpCode = useTotpCode();
+  const codeId = totpCode.field.id;
   const [focusCode, setFocusCode] = useState(0);
 
   useEffect(() => {
@@ -61,10 +60,10 @@ export function LoginScreen() {
     setError(null);
     setNotVerified(false);
     setResend({ status: 'idle' });
-    setCodeError(null);
-    const totp = code.replace(/\s+/g, '');
+    totpCode.setError(null);
+    const totp = totpCode.code;
     if (askCode && !totp) {
-      setCodeError('Enter the code from your authenticator app');
+      totpCode.setError('Enter the code from your authenticator app');
       setSubmitting(false);
       setFocusCode((n) => n + 1);
       return;
@@ -86,7 +85,7 @@ export function LoginScreen() {
       } else {
         setError(errorMessage(err));
         if (askCode) {
-          setCode('');
+          totpCode.clear();
           setFocusCode((n) => n + 1);
         }
       }
@@ -164,13 +163,7 @@ export function LoginScreen() {
 
         {askCode && (
           <TotpCodeField
-            id={codeId}
-            value={code}
-            onChange={(value) => {
-              setCode(value);
-              setCodeError(null);
-            }}
-            error={codeError}
+            {...totpCode.field}
             hint="Open your authenticator app and enter the 6-digit code it shows for LuxeMotors. No phone? A recovery code works too."
           />
         )}

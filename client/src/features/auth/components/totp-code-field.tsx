@@ -1,6 +1,29 @@
+import { useId, useState } from 'react';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { TOTP_CODE_MAX_LENGTH } from '@common/schemas/admin.ts';
 import './totp-code-field.css';
+
+/**
+ * The state of a TotpCodeField: what is typed (`field`, spread on the field; typing clears the
+ * error), the code as sent (spaces taken out), and the moves on it after a refusal.
+ */
+export function useTotpCode() {
+  const id = useId();
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const onChange = (next: string) => {
+    setValue(next);
+    setError(null);
+  };
+  return {
+    field: { id, value, error, onChange },
+    code: value.replace(/\s+/g, ''),
+    setError,
+    /** Empties the field: a wrong code is typed again, not corrected. */
+    clear: () => setValue(''),
+    focus: () => document.getElementById(id)?.focus(),
+  };
+}
 
 /**
  * "Authentication code": the six digits an authenticator app shows (or, at sign-in, a recovery

@@ -9,7 +9,7 @@ import { detailsByField } from '../../../lib/field-errors.ts';
 import { useSessionStore, type SessionUser } from '../../../lib/session-store.ts';
 import { useSubmission } from '../../../lib/use-submission.ts';
 import { confirmTotp, setupTotp, type TotpSetup } from '../api/auth-api.ts';
-import { TotpCodeField } from './totp-code-field.tsx';
+import { TotpCodeField, useTotpCode } from './totp-code-field.tsx';
 import './two-factor.css';
 
 type Step =
@@ -111,10 +111,8 @@ export function TwoFactorSettings({ user }: { user: SessionUser }) {
 }
 
 function Enrolment({ setup, onCancel, onConfirmed }: { setup: TotpSetup; onCancel: () => void; onConfirmed: (codes: string[]) => void }) {
-  const codeId = useId();
   const [qr, setQr] = useState<{ url: string; image: string | null } | null>(null);
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
+  const totpCode = useTotpCode();
   const confirming = useSubmission();
 
   useEffect(() => {
@@ -132,11 +130,11 @@ function Enrolment({ setup, onCancel, onConfirmed }: { setup: TotpSetup; onCance
 
   async function confirm(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const body = { code: code.replace(/\s+/g, '') };
+    const body = { code: totpCode.code };
     const problem = issuesByField(TotpConfirmSchema, body).code ?? (/^\d{6}$/.test(body.code) ? null : 'Enter the 6 digits your app shows');
-    setCodeError(problem);
+    totpCode.setError(problem);
     if (problem) {
-      document.getElementById(codeId)?.focus();
+      totpCode.focus();
       return;
     }
     await confirming.submit(async () => {
@@ -146,9 +144,9 @@ function Enrolment({ setup, onCancel, onConfirmed }: { setup: TotpSetup; onCance
       } catch (err) {
         const { fields } = err instanceof ApiError ? detailsByField(err.details, ['code'] as const) : { fields: {} as { code?: string } };
         if (err instanceof ApiError && (err.code === 'INVALID_TOTP' || fields.code)) {
-          setCodeError(fields.code ?? errorMessage(err));
-          setCode('');
-          document.getElementById(codeId)?.focus();
+          totpCode.setError(fields.code ?? errorMessage(err));
+          totpCode.clear();
+          totpCode.focus();
           return;
         }
         throw err;
@@ -183,17 +181,7 @@ function Enrolment({ setup, onCancel, onConfirmed }: { setup: TotpSetup; onCance
         </li>
         <li>
           <form className="two-factor__confirm" onSubmit={confirm} noValidate aria-label="Confirm two-factor sign-in">
-            <TotpCodeField
-              id={codeId}
-              value={code}
-              onChange={(value) => {
-                setCode(value);
-                setCodeError(null);
-              }}
-              error={codeError}
-              hint="The 6-digit code the app now shows for LuxeMotors."
-              disabled={confirming.submitting}
-            />
+            <TotpCodeField {...totpCode.field} hint="The 6-digit code the app now shows for LuxeMotors." disabled={confirming.submitting} />
             {confirming.error && <Alert tone="error">{confirming.error}</Alert>}
             <div className="cluster">
               <button type="submit" className="btn btn--primary btn--sm" disabled={confirming.submitting}>
