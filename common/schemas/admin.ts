@@ -40,12 +40,3 @@ export const AuditQuerySchema = Type.Object(
   },
   strict,
 );
-
-/** A code from the authenticator app (6 digits) or a recovery code. */
-export const TOTP_CODE_MAX_LENGTH = 32;
-export const TotpCode = Type.String({
-  minLength: 1,
-  maxLength: TOTP_CODE_MAX_LENGTH,
-  ...messages({ required: 'Enter the code from your authenticator app', default: 'Enter the code from your authenticator app' }),
-});
-export const TotpConfirmSchema = Type.Object({ code: TotpCode }, strict);

@@ -25,16 +25,26 @@ export const RegisterSchema = Type.Object(
   },
   strict,
 );
+/** A code from the authenticator app (6 digits) or a recovery code. */
+export const TOTP_CODE_MAX_LENGTH = 32;
+const TotpCode = Type.String({
+  minLength: 1,
+  maxLength: TOTP_CODE_MAX_LENGTH,
+  ...messages({ required: 'Enter the code from your authenticator app', default: 'Enter the code from your authenticator app' }),
+});
+
 export const LoginSchema = Type.Object(
   {
     email: Email,
     password: Password,
     totp: Type.Optional(
-      Type.String({ maxLength: 32, description: 'Required once two-factor sign-in is on: a current code or an unused recovery code' }),
+      Type.String({ maxLength: TOTP_CODE_MAX_LENGTH, description: 'Required once two-factor sign-in is on: a current code or an unused recovery code' }),
     ),
   },
   strict,
 );
+/** `POST /api/auth/totp/confirm`: turns two-factor sign-in on. */
+export const TotpConfirmSchema = Type.Object({ code: TotpCode }, strict);
 export const EmailOnlySchema = Type.Object({ email: Email }, strict);
 export const VerifyEmailSchema = Type.Object({ token: Type.Optional(Type.String({ maxLength: TOKEN_MAX })) }, strict);
 export const RefreshSchema = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: TOKEN_MAX }) }, strict);

@@ -70,17 +70,17 @@ export default fp(
     ]);
 
     /** The console's guard: staff role first (403 NOT_ALLOWED), then a second-factor session (403 TOTP_REQUIRED). */
-    const staffGuard = (allowed: (session: ActiveSession) => boolean): preHandlerAsyncHookHandler[] => [
+    const requireStaff: preHandlerAsyncHookHandler[] = [
       authenticate,
       (async (request) => {
         const session = request.session!;
-        if (!allowed(session)) throw new AppError(403, 'NOT_ALLOWED', 'This needs an operator account.');
+        if (!isStaff(session.role)) throw new AppError(403, 'NOT_ALLOWED', 'This needs an operator account.');
         if (!session.secondFactor) {
           throw new AppError(403, 'TOTP_REQUIRED', 'The console needs two-factor sign-in: set it up in Settings, then sign in again with a code.');
         }
       }) as preHandlerAsyncHookHandler,
     ];
-    app.decorate('requireStaff', staffGuard((s) => isStaff(s.role)));
+    app.decorate('requireStaff', requireStaff);
   },
   { name: 'auth', dependencies: ['database', 'mailer', 'redis'] },
 );

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { TextField } from '../../../components/ui/form-field.tsx';
-import { TOTP_CODE_MAX_LENGTH } from '@common/schemas/admin.ts';
+import { TOTP_CODE_MAX_LENGTH } from '@common/schemas/auth.ts';
 import './totp-code-field.css';
 
 /**

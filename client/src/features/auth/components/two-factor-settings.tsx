@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { isStaff, RECOVERY_CODE_COUNT } from '@common/back-office.ts';
-import { TotpConfirmSchema } from '@common/schemas/admin.ts';
+import { TotpConfirmSchema } from '@common/schemas/auth.ts';
 import { issuesByField } from '@common/validation.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { ShieldCheckIcon } from '../../../components/ui/icons.tsx';

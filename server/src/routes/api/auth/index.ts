@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { TotpConfirmSchema } from '@common/schemas/admin.ts';
-import { EmailOnlySchema, LoginSchema, LogoutSchema, RefreshSchema, RegisterSchema, ResetPasswordSchema, VerifyEmailSchema } from '@common/schemas/auth.ts';
+import { EmailOnlySchema, LoginSchema, TotpConfirmSchema, LogoutSchema, RefreshSchema, RegisterSchema, ResetPasswordSchema, VerifyEmailSchema } from '@common/schemas/auth.ts';
 import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
 import { MESSAGES, normalizeEmail } from '../../../services/auth.ts';
 import { UserSchema } from '../users/schemas.ts';
