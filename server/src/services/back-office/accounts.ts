@@ -1,12 +1,12 @@
 import { and, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../../../db/client.ts';
 import { cars, sellers, users } from '../../../../db/schema/index.ts';
-import { isStaff, type UserRole } from '@common/back-office.ts';
+import { isStaff, type AuditAction, type UserRole } from '@common/back-office.ts';
 import type { AdminUser } from '@common/api-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
-import { recordAudit } from '../audit.ts';
+import { recordAudit, type AuditRecord } from '../audit.ts';
 import { endAllSessions } from '../auth.ts';
 import { auditActor, type Staff } from './staff.ts';
 
@@ -19,6 +19,12 @@ interface AccountChange {
   user: AdminUser;
   endedSessions: { id: string }[];
   changedCars: { id: number; status: (typeof cars.$inferSelect)['status'] }[];
+}
+
+/** What one account move did inside its transaction: the row after it, and what the audit says. */
+interface AccountMove extends Omit<AccountChange, 'user'> {
+  updated: UserRow;
+  audit: Pick<AuditRecord, 'before' | 'after'> & { action: Extract<AuditAction, `user.${string}`> };
 }
 
 /**
@@ -126,11 +132,7 @@ export class AccountsAdmin {
     actor: Staff | 'cli',
     userId: number,
     reason: string,
-    apply: (
-      tx: Transaction,
-      user: UserRow,
-      now: Date,
-    ) => Promise<{ updated: UserRow; endedSessions: { id: string }[]; changedCars: AccountChange['changedCars']; audit: { action: 'user.suspend' | 'user.unsuspend' | 'user.verify-seller' | 'user.role'; before: unknown; after: unknown } }>,
+    apply: (tx: Transaction, user: UserRow, now: Date) => Promise<AccountMove>,
   ): Promise<AdminUser> {
     const change = await this.db.transaction(async (tx): Promise<AccountChange> => {
       const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
