@@ -2,6 +2,7 @@ import type { AuctionOutcome } from './auction-rules.ts';
 import type { NotificationType } from './enums.ts';
 import type { AuditAction, AuditTargetType, TicketStatus, UserRole, UserStatus } from './back-office.ts';
 import type { OrderActor, OrderStatus } from './order-lifecycle.ts';
+import type { OfferActor, OfferHistoryAction, OfferParty, OfferStatus } from './offer-lifecycle.ts';
 
 /**
  * Shapes of the REST contract that both the server (response building) and the web client
@@ -215,6 +216,39 @@ export interface OrderEvent {
 }
 
 export type OrderWithEvents = Order & { events: OrderEvent[] };
+
+/** One line of an offer's thread, oldest first (contract §"Offers and second chance"). */
+export interface OfferHistoryEntry {
+  by: OfferActor;
+  action: OfferHistoryAction;
+  amount: number;
+  at: string;
+}
+
+/** A private offer between one buyer and a car's seller. */
+export interface Offer {
+  id: number;
+  carId: number;
+  buyer: { id: number; name: string };
+  /** The seller (as in CarDetail.seller.id). */
+  sellerId: number;
+  /** The amount on the table. */
+  amount: number;
+  /** Who put the amount on the table. */
+  by: OfferParty;
+  status: OfferStatus;
+  expiresAt: string;
+  orderId: number | null;
+  history: OfferHistoryEntry[];
+  secondChance: boolean;
+  /** Extension: the buyer's note with the opening offer. */
+  message: string | null;
+  /** Extension: the seller's name and the car, so the thread and lists need no second request. */
+  sellerName: string;
+  car: { id: number; year: number; make: string; model: string; primaryImage: string | null; price: number; status: string };
+  createdAt: string;
+  updatedAt: string;
+}
 
 export interface Notification {
   id: number;

@@ -10,6 +10,7 @@ export const PAGES = {
   register: '/register',
   dashboard: '/dashboard',
   order: '/orders/:id',
+  offer: '/offers/:id',
   sell: '/sell',
   editListing: '/sell/:id/edit',
   verifyEmail: '/verify-email',
@@ -26,6 +27,7 @@ export type PageName = keyof typeof PAGES;
 
 export const carPath = (id: number | string) => `/car/${id}`;
 export const orderPath = (id: number | string) => `/orders/${id}`;
+export const offerPath = (id: number | string) => `/offers/${id}`;
 export const editListingPath = (id: number | string) => `/sell/${id}/edit`;
 export const verifyEmailPath = (token: string) => `${PAGES.verifyEmail}?token=${encodeURIComponent(token)}`;
 export const resetPasswordPath = (token: string) => `${PAGES.resetPassword}?token=${encodeURIComponent(token)}`;

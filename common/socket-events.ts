@@ -1,4 +1,4 @@
-import type { AuctionResult, Bid, CarStatus, ChatMessage, Notification, OrderWithEvents } from './api-types.ts';
+import type { AuctionResult, Bid, CarStatus, ChatMessage, Notification, Offer, OrderWithEvents } from './api-types.ts';
 
 /**
  * The Socket.IO events of the contract, both ways: the server's `Server` and the web client's
@@ -19,6 +19,8 @@ export interface ServerToClientEvents {
   'notification:unread': (event: Stamped<{ unreadCount: number }>) => void;
   'session:revoked': (event: Record<string, never>) => void;
   'order:updated': (event: Stamped<{ order: OrderWithEvents }>) => void;
+  /** An offer moved (made, countered, accepted, declined, withdrawn, expired): both parties' screens follow it. */
+  'offer:updated': (event: Stamped<{ offer: Offer }>) => void;
   'car:status': (event: Stamped<{ carId: number; status: CarStatus }>) => void;
   'auction:ended': (event: Stamped<AuctionResult>) => void;
 }

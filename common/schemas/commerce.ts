@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { MAX_BID_AMOUNT, MIN_BID_AMOUNT } from '../bid-rules.ts';
 import { POSTABLE_CHAT_MESSAGE_TYPES, PAYMENT_METHODS, SUPPORT_CATEGORIES, SUPPORT_PRIORITIES } from '../enums.ts';
 import { DEFAULT_ESCROW_PLAN, ESCROW_PLAN_IDS } from '../escrow-plans.ts';
+import { OFFER_MESSAGE_MAX } from '../offer-lifecycle.ts';
 import { Email } from './auth.ts';
 import { Id, StringEnum, Text, messages, strict } from './kit.ts';
 
@@ -76,6 +77,35 @@ export const ORDER_ACTION_BODIES = {
   ),
   cancel: Type.Object({ reason: Type.Optional(Text(1, CANCEL_REASON_MAX, messages(withinCharacters(CANCEL_REASON_MAX)))) }, strict),
 } as const;
+
+const offerAmount = (description: string) =>
+  Type.Integer({
+    minimum: 1,
+    maximum: MAX_BID_AMOUNT,
+    description,
+    ...messages({ default: 'Enter the amount in whole dollars.', minimum: 'Enter an amount of at least $1.' }),
+  });
+
+export const MakeOfferSchema = Type.Object(
+  {
+    amount: offerAmount('Whole US dollars: below the asking price on a fixed-price listing (else 400); any amount up to $1,000,000 on an auction that ended with its reserve not met'),
+    message: Type.Optional(Text(1, OFFER_MESSAGE_MAX, messages(withinCharacters(OFFER_MESSAGE_MAX)))),
+  },
+  { ...strict, examples: [{ amount: 172_000, message: 'Cash buyer, can collect next week.' }] },
+);
+
+/** The body of each move on an offer (`POST /api/offers/:id/<move>`). */
+export const OFFER_MOVE_BODIES = {
+  counter: Type.Object(
+    { amount: offerAmount('Whole US dollars, strictly between the two sides\' last amounts (else 400)') },
+    { ...strict, examples: [{ amount: 180_000 }] },
+  ),
+  accept: Type.Object({}, strict),
+  decline: Type.Object({}, strict),
+  withdraw: Type.Object({}, strict),
+} as const;
+
+export const SecondChanceSchema = Type.Object({}, strict);
 
 export const SUBJECT_MAX = 150;
 export const TICKET_MESSAGE_MAX = 5_000;

@@ -2,3 +2,4 @@ export * from './users.ts';
 export * from './catalogue.ts';
 export * from './market.ts';
 export * from './commerce.ts';
+export * from './offers.ts';

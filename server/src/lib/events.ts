@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { AuctionResult, Bid, CarStatus, ChatMessage, Notification, OrderWithEvents } from '@common/api-types.ts';
+import type { AuctionResult, Bid, CarStatus, ChatMessage, Notification, Offer, OrderWithEvents } from '@common/api-types.ts';
 
 /**
  * Domain events, published by services after their transaction has committed. The real-time
@@ -15,6 +15,8 @@ export interface DomainEvents {
   'notifications.read': { userId: number; unreadCount: number };
   /** An order changed (status, shipment, payout): both parties' screens follow it. */
   'order.updated': { order: OrderWithEvents; userIds: number[] };
+  /** An offer moved: both parties' screens follow it. */
+  'offer.updated': { offer: Offer; userIds: number[] };
   /** A listing left or returned to the market (sale pending, sold, relisted, withdrawn). */
   'car.status': { carId: number; status: CarStatus };
   /** A listing was created or changed (details, price, photos, market value). */

@@ -5,6 +5,7 @@ import { CarsService } from '../services/cars.ts';
 import { ChatService } from '../services/chat.ts';
 import { NotificationsService } from '../services/notifications.ts';
 import { OrdersService } from '../services/orders/orders-service.ts';
+import { OffersService } from '../services/offers/offers-service.ts';
 import { SimulatedBank, type PaymentProvider } from '../services/orders/payment-provider.ts';
 import { IdempotencyKeys } from '../services/idempotency.ts';
 import { MarketValues } from '../services/valuation.ts';
@@ -40,6 +41,7 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       escrowDaySeconds: app.config.escrow.daySeconds,
       appUrl: app.config.appUrl,
     });
+    const offers = new OffersService({ db: app.db, jobs: app.jobs, orders, idempotency, log: app.log.child({ module: 'offers' }) });
     const auctions = new AuctionsService({
       db: app.db,
       jobs: app.jobs,
@@ -77,6 +79,8 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
     app.addHook('onReady', async () => {
       const caughtUp = await orders.sweepOverdue();
       if (caughtUp > 0) app.log.info({ orders: caughtUp }, 'caught up on overdue escrow deadlines');
+      const lapsed = await offers.sweepLapsed();
+      if (lapsed > 0) app.log.info({ offers: lapsed }, 'caught up on lapsed offers');
       await auctions.sweep();
       auctions.startClock();
     });
@@ -88,6 +92,7 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       chat: new ChatService(app.db, app.events, notifications),
       bids: new BidsService(app.db, app.events, notifications, idempotency, { auctionExtensionSeconds: app.config.auctions.extensionSeconds }),
       orders,
+      offers,
       listings,
       auctions,
       photoStorage,
@@ -111,6 +116,7 @@ export interface Services {
   chat: ChatService;
   bids: BidsService;
   orders: OrdersService;
+  offers: OffersService;
   listings: ListingsService;
   auctions: AuctionsService;
   photoStorage: PhotoStorage;

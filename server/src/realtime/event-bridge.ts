@@ -56,6 +56,9 @@ export default fp(
       events.subscribe('order.updated', ({ order, userIds }) => {
         io.to(userIds.map(userRoom)).emit('order:updated', stamped('order:updated', { order }));
       }),
+      events.subscribe('offer.updated', ({ offer, userIds }) => {
+        io.to(userIds.map(userRoom)).emit('offer:updated', stamped('offer:updated', { offer }));
+      }),
       events.subscribe('auction.ended', (result) => {
         const payload = stamped('auction:ended', result);
         io.to([carRoom(result.carId), carSummaryRoom(result.carId)]).emit('auction:ended', payload);

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
-import { cars, orders, reviews, sellers, watchlist } from '../../../db/schema/index.ts';
+import { cars, offers, orders, reviews, sellers, watchlist } from '../../../db/schema/index.ts';
+import { secondChanceRunnerUp } from './offers/second-chance.ts';
 import { normalizeSearchText } from '../../../db/search-text.ts';
 import { notFound } from '../lib/errors.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
@@ -186,6 +187,8 @@ export type OwnListing = CarListItem & {
   auctionOutcome: AuctionOutcome | null;
   /** Reserve not met: until when the seller may accept the highest bid. */
   acceptUntil: string | null;
+  /** The auction's runner-up a second-chance offer can go to now (the winner's order was cancelled unpaid). */
+  secondChance: { buyerName: string; amount: number } | null;
 };
 
 export interface CarsServiceOptions {
@@ -314,7 +317,7 @@ export class CarsService {
       .innerJoin(sellers, eq(sellers.id, cars.sellerId))
       .where(eq(sellers.userId, userId))
       .orderBy(desc(cars.createdAt), desc(cars.id));
-    return rows.map((row) => {
+    return Promise.all(rows.map(async (row) => {
       const auction = auctionDetail(row, { isSeller: true, escrowDaySeconds: this.escrowDaySeconds });
       return {
         ...this.toListItem(row),
@@ -324,8 +327,18 @@ export class CarsService {
         watchers: row.watchers,
         auctionOutcome: auction?.outcome ?? null,
         acceptUntil: auction?.acceptUntil ?? null,
+        secondChance: await this.secondChanceFor(row),
       };
-    });
+    }));
+  }
+
+  /** Only an auction sold to a winner who then did not pay can have one; the rest skip the queries. */
+  private async secondChanceFor(row: ListingRow & { status: CarStatus }): Promise<OwnListing['secondChance']> {
+    if (row.status !== 'ended' || row.auctionOutcome !== 'sold') return null;
+    const runnerUp = await secondChanceRunnerUp(this.db, row);
+    if ('code' in runnerUp) return null;
+    const [open] = await this.db.select({ id: offers.id }).from(offers).where(and(eq(offers.carId, row.id), eq(offers.buyerId, runnerUp.userId), eq(offers.status, 'open')));
+    return open ? null : { buyerName: runnerUp.name, amount: runnerUp.amount };
   }
 
   /** The given cars in the listing shape, in the order given; unknown ids are skipped. */

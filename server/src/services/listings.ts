@@ -157,7 +157,7 @@ export class ListingsService {
       if (car.status === 'withdrawn') return { notified: [], withdrawn: false };
       if (car.status === 'pending' || car.status === 'sold') throw locked(car.status);
       await tx.update(cars).set({ status: 'withdrawn', updatedAt: sql`now()` }).where(eq(cars.id, carId));
-      await this.deps.orders.voidOpenOrders(tx, orderChanges, carId, 'The seller withdrew the listing.');
+      await this.deps.orders.closeOpenDeals(tx, orderChanges, carId, 'The seller withdrew the listing');
       await this.deps.marketValues.refreshLater(tx, carId);
       const notified = await this.tellWatchers(tx, car, 'Listing withdrawn', `The seller withdrew the ${carTitle(car)} from sale.`);
       return { notified, withdrawn: true };

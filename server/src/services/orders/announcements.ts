@@ -10,13 +10,16 @@ import type { NotificationsService } from '../notifications.ts';
 import type { MarketValues } from '../valuation.ts';
 import { orderMessages, type OrderNews } from './order-messages.ts';
 import { readOrder, type OrderRecord } from './order-views.ts';
+import { readOfferForParties } from '../offers/offer-views.ts';
 
 type NotificationRows = Awaited<ReturnType<NotificationsService['create']>>;
 
-/** What a transaction did to orders, announced (`OrderAnnouncements.announce`) once it has committed. */
+/** What a transaction did to orders and offers, announced (`OrderAnnouncements.announce`) once it has committed. */
 export class OrderChanges {
   readonly notifications: NotificationRows = [];
   readonly orders = new Set<number>();
+  /** Offers moved (contract §Offers): both parties' screens follow them. */
+  readonly offers = new Set<number>();
   readonly cars = new Map<number, CarStatus>();
   settle = false;
   mail = false;
@@ -73,6 +76,10 @@ export class OrderAnnouncements {
         const [seller] = await this.deps.db.select({ userId: sellers.userId }).from(sellers).where(eq(sellers.id, order.sellerId));
         const userIds = [order.buyerId, ...(seller?.userId ? [seller.userId] : [])];
         this.deps.events.publish('order.updated', { order, userIds });
+      }
+      for (const offerId of changes.offers) {
+        const moved = await readOfferForParties(this.deps.db, offerId);
+        if (moved) this.deps.events.publish('offer.updated', moved);
       }
     } catch (error) {
       this.deps.log.error({ err: error }, 'could not announce an order change');

@@ -23,6 +23,7 @@ import { listOrders, readOrder, type OrderRecord } from './order-views.ts';
 import { SimulatedBank, type PaymentProvider } from './payment-provider.ts';
 import { OrderPlacement, type NewOrder, type Party } from './placement.ts';
 import { OrderTransitions, STATUS_WORDS, setCarStatus } from './transitions.ts';
+import { OfferTransitions } from '../offers/offer-transitions.ts';
 
 export type { OrderDeadline } from './deadlines.ts';
 export type { Party } from './placement.ts';
@@ -75,12 +76,15 @@ export class OrdersService {
   private readonly money: OrderMoney;
   private readonly deadlines: OrderDeadlines;
   private readonly placement: OrderPlacement;
+  /** Offers move with the car's orders: declined when one is funded or the car leaves the market. */
+  readonly offerTransitions: OfferTransitions;
 
   constructor(private readonly deps: OrdersServiceDeps) {
     this.announcements = new OrderAnnouncements(deps);
     this.transitions = new OrderTransitions(this.announcements);
     this.money = new OrderMoney(deps);
     this.deadlines = new OrderDeadlines(deps);
+    this.offerTransitions = new OfferTransitions({ jobs: deps.jobs, notifications: deps.notifications, deadlines: this.deadlines });
     this.placement = new OrderPlacement({ idempotency: deps.idempotency, announcements: this.announcements, transitions: this.transitions, deadlines: this.deadlines });
     deps.jobs.define({
       name: 'order.deadline',
@@ -195,17 +199,24 @@ export class OrdersService {
     const { amount, reference } = await this.money.charge(tx, order, method);
     const funded = await this.transitions.move(tx, changes, record, 'pay', 'buyer', { actorUserId: order.buyerId, note: `${formatUsd(amount)} by ${method === 'card' ? 'card' : 'wire transfer'} (${reference})` });
     await setCarStatus(tx, changes, car.id, 'pending');
-    // The car is taken: every other unpaid order for it ends now.
+    // The car is taken: every other unpaid order and every open offer for it ends now.
     await this.transitions.voidOpenOrders(tx, changes, car.id, 'Another buyer paid for this car first.', order.id);
+    await this.offerTransitions.declineOpenOffers(tx, changes, car.id, 'the car was sold to another buyer.');
     return funded;
   }
 
   /**
-   * Cancels the car's unpaid orders (the car is taken, or no longer for sale), in the caller's
-   * transaction, which holds the car's lock.
+   * The car left the market: its unpaid orders are cancelled and its open offers declined, in the
+   * caller's transaction, which holds the car's lock.
    */
-  voidOpenOrders(tx: Transaction, changes: OrderChanges, carId: number, reason: string, except?: number): Promise<void> {
-    return this.transitions.voidOpenOrders(tx, changes, carId, reason, except);
+  async closeOpenDeals(tx: Transaction, changes: OrderChanges, carId: number, reason: string): Promise<void> {
+    await this.transitions.voidOpenOrders(tx, changes, carId, `${reason}.`);
+    await this.offerTransitions.declineOpenOffers(tx, changes, carId, `${reason.charAt(0).toLowerCase()}${reason.slice(1)}.`);
+  }
+
+  /** Runs `work` in a transaction, then tells the parties what it changed (orders and offers alike). */
+  transaction<T>(work: (tx: Transaction, changes: OrderChanges) => Promise<T>): Promise<T> {
+    return this.announcements.transaction(work);
   }
 
   // ── The operator ──────────────────────────────────────────────────────────────────────

@@ -5,7 +5,7 @@ import { ESCROW_PLANS, smallestPlanFor, type EscrowPlanId } from '@common/escrow
 import { PAYMENT_WINDOW_DAYS, type OrderActor } from '@common/order-lifecycle.ts';
 import { formatUsd } from '@common/pricing.ts';
 import type { OrderWithEvents } from '@common/api-types.ts';
-import { conflict, forbidden, notFound, validationFailed } from '../../lib/errors.ts';
+import { conflict, forbidden, isUniqueViolation, notFound, validationFailed } from '../../lib/errors.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from '../idempotency.ts';
 import type { OrderAnnouncements, OrderChanges } from './announcements.ts';
 import type { OrderDeadlines } from './deadlines.ts';
@@ -157,13 +157,4 @@ export class OrderPlacement {
     changes.orders.add(row!.id);
     return row!.id;
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 4; depth++) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }

@@ -174,7 +174,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
     'DELETE',
     '/:id',
     {
-      summary: 'Withdraw your listing (status withdrawn); unpaid orders for it are cancelled and watchers told',
+      summary: 'Withdraw your listing (status withdrawn); unpaid orders for it are cancelled, open offers declined and watchers told',
       description: 'Only the seller (anyone else: 404). 409 LISTING_LOCKED once an escrow order holds the payment. Withdrawing again changes nothing.',
     },
     (userId, id) => listings.withdraw(userId, id),

@@ -60,7 +60,7 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['selling'],
         summary: "The signed-in seller's listings, every status, newest first",
         description:
-          'Each is a CarListItem with status, highestBid, openOrderId (the order holding the payment, else the newest unpaid one), watchers, and for auctions auctionOutcome and acceptUntil (extension).',
+          'Each is a CarListItem with status, highestBid, openOrderId (the order holding the payment, else the newest unpaid one), watchers, and for auctions auctionOutcome, acceptUntil and secondChance (extensions).',
         security,
         response: {
           200: Envelope(
@@ -75,6 +75,9 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
                     watchers: Type.Integer({ description: 'People watching the car' }),
                     auctionOutcome: Type.Union([StringEnum(AUCTION_OUTCOMES), Type.Null()], { description: 'How the auction closed; null while it runs and for fixed-price listings' }),
                     acceptUntil: Type.Union([IsoDateTime, Type.Null()], { description: 'Reserve not met: until when you may accept the highest bid' }),
+                    secondChance: Type.Union([Type.Object({ buyerName: Type.String(), amount: Type.Integer() }), Type.Null()], {
+                      description: "The auction's runner-up and their highest bid, when a second-chance offer can go to them now (POST /api/cars/:id/second-chance)",
+                    }),
                   }),
                 ]),
               ),
