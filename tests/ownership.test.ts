@@ -19,6 +19,7 @@ let draft: CarDetail;
 let notificationId: number;
 let ticket: string;
 let bidId: number;
+let offerId: number;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const call = (method: Method, url: string, user: SignedInUser, payload?: object) =>
@@ -54,6 +55,9 @@ beforeAll(async () => {
   bidId = placed.json().data.bid.id;
   const watched = await createListing(t, seller);
   await call('POST', '/api/watchlist', owner, { carId: watched.id });
+  const offered = await call('POST', `/api/cars/${watched.id}/offers`, owner, { amount: Math.floor(watched.price / 2) });
+  expect(offered.statusCode, offered.body).toBe(201);
+  offerId = offered.json().data.id;
   notificationId = (await call('GET', '/api/notifications', owner)).json().data.notifications.find((n: { read: boolean }) => !n.read).id;
   ticket = (await call('POST', '/api/support/tickets', owner, { subject: 'My car', message: 'Private question' })).json().data.id;
 });
@@ -76,6 +80,8 @@ async function ownersView() {
     tickets: await get('/api/support/tickets'),
     ticket: await get(`/api/support/tickets/${ticket}`),
     profile: await get('/api/users/profile'),
+    offer: await get(`/api/offers/${offerId}`),
+    offers: await get('/api/offers'),
   }).replace(/"viewingCount":\d+|"viewing_count":\d+|"serverTime":"[^"]+"/g, '');
 }
 
@@ -98,6 +104,12 @@ describe("another user's records", () => {
     ['reorder listing photos', 'PUT', () => `/api/cars/${car.id}/images/order`, () => ({ order: [0] })],
     ['accept a bid on a listing', 'POST', () => `/api/cars/${car.id}/accept-bid`, () => ({ bidId })],
     ['read a support ticket', 'GET', () => `/api/support/tickets/${ticket}`],
+    ['read an offer', 'GET', () => `/api/offers/${offerId}`],
+    ['counter an offer', 'POST', () => `/api/offers/${offerId}/counter`, () => ({ amount: 1_000 })],
+    ['accept an offer', 'POST', () => `/api/offers/${offerId}/accept`, () => ({})],
+    ['decline an offer', 'POST', () => `/api/offers/${offerId}/decline`, () => ({})],
+    ['withdraw an offer', 'POST', () => `/api/offers/${offerId}/withdraw`, () => ({})],
+    ['send a second-chance offer for a listing', 'POST', () => `/api/cars/${car.id}/second-chance`, () => ({})],
   ];
 
   it.each(attempts)('cannot %s: 404, and nothing changes', async (_, method, url, body) => {
@@ -124,6 +136,7 @@ describe("another user's records", () => {
     expect(await get('/api/bids/user')).toBe('{"bids":[]}');
     expect(await get('/api/watchlist')).toBe('{"cars":[]}');
     expect(await get('/api/support/tickets')).toBe('{"tickets":[]}');
+    expect(await get('/api/offers')).toBe('{"offers":[]}');
     expect((await call('GET', '/api/notifications', other)).json().data.notifications.map((n: { id: number }) => n.id)).not.toContain(notificationId);
     // Their own "remove from watchlist" and "read all" touch only their own records.
     await call('DELETE', `/api/watchlist/${car.id}`, other);
