@@ -269,6 +269,17 @@ describe('bad input and wrong moves', () => {
     expect(running.json().code).toBe('AUCTION_IN_PROGRESS');
   });
 
+  it('rolls an accept back whole when the buyer already has an open order for the car', async () => {
+    const { buyer, seller, car, offer } = await openOffer();
+    expect((await api.place(buyer, car)).statusCode).toBe(201);
+    const res = await move(seller, offer.id, 'accept');
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('ORDER_EXISTS');
+    const { row, history } = await stored(offer.id);
+    expect(row).toMatchObject({ status: 'open', orderId: null });
+    expect(history).toHaveLength(1);
+  });
+
   it('answers a retry with the same Idempotency-Key from the first result, and refuses the key with another body', async () => {
     const { buyer, car } = await deal();
     const headers = { 'idempotency-key': `offer-${car.id}` };
@@ -406,7 +417,7 @@ describe('auctions', () => {
     expect((await api.act(runnerUp, accepted.json().data.id, 'pay')).statusCode).toBe(200);
   });
 
-  it('answers NO_RUNNER_UP when only the winner bid', async () => {
+  it('answers NO_RUNNER_UP when only the winner bid, and INVALID_TRANSITION for a car that was never won', async () => {
     const seller = await createUser(t);
     const winner = await createUser(t);
     const carId = await listAuction(seller, 3);
@@ -416,6 +427,9 @@ describe('auctions', () => {
     const res = await call('POST', `/api/cars/${carId}/second-chance`, seller);
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('NO_RUNNER_UP');
+    // A fixed-price car never had a winner.
+    const fixed = await createListing(t, seller);
+    expect((await call('POST', `/api/cars/${fixed.id}/second-chance`, seller)).json().code).toBe('INVALID_TRANSITION');
   });
 });
 
