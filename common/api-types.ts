@@ -2,6 +2,8 @@ import type { AuctionOutcome } from './auction-rules.ts';
 import type { NotificationType } from './enums.ts';
 import type { AuditAction, AuditTargetType, TicketStatus, UserRole, UserStatus } from './back-office.ts';
 import type { OrderActor, OrderStatus } from './order-lifecycle.ts';
+import type { SaleRoute, SavedSearchAlerts } from './market-data.ts';
+import type { SavedSearchQuery } from './schemas/discovery.ts';
 import type { OfferActor, OfferHistoryAction, OfferParty, OfferStatus } from './offer-lifecycle.ts';
 
 /**
@@ -248,6 +250,34 @@ export interface Offer {
   car: { id: number; year: number; make: string; model: string; primaryImage: string | null; price: number; status: string };
   createdAt: string;
   updatedAt: string;
+}
+
+/** A buyer's saved search (contract §"Discovery and market data"). */
+export interface SavedSearch {
+  id: number;
+  name: string;
+  query: SavedSearchQuery;
+  alerts: SavedSearchAlerts;
+  createdAt: string;
+  lastAlertAt: string | null;
+}
+
+/** One point of a car's price history, oldest first. */
+export interface PricePoint {
+  price: number;
+  at: string;
+}
+
+/** A sold car in `GET /api/results`: no buyer identity. */
+export interface SoldResult {
+  carId: number;
+  year: number;
+  make: string;
+  model: string;
+  mileage: number;
+  soldPrice: number;
+  soldAt: string;
+  via: SaleRoute;
 }
 
 export interface Notification {

@@ -131,10 +131,46 @@ export const ListingEditSchema = Type.Object(
 );
 export type ListingEdit = Static<typeof ListingEditSchema>;
 
+/**
+ * What a search for cars can name: `GET /api/cars` and saved searches share these (a saved
+ * search stores the same criteria it would send to the listing).
+ */
+export const listingCriteriaFields = {
+  search: Type.String({ maxLength: SEARCH_MAX_LENGTH, description: 'Matches make, model or year (a 4-digit number matches the year exactly). Case, accents and small typos do not matter.' }),
+  make: Type.String({ minLength: 1, maxLength: LISTING_LIMITS.make, description: 'Exactly this make (case does not matter)' }),
+  model: Type.String({ minLength: 1, maxLength: LISTING_LIMITS.model, description: 'Exactly this model (case does not matter)' }),
+  bodyStyle: StringEnum(CAR_BODY_STYLES),
+  minYear: Type.Integer({ minimum: LISTING_LIMITS.firstYear, maximum: 2100, description: 'Model year from' }),
+  maxYear: Type.Integer({ minimum: LISTING_LIMITS.firstYear, maximum: 2100, description: 'Model year up to' }),
+  minPrice: Type.Integer({ minimum: 0, maximum: LISTING_LIMITS.maxPrice, description: 'Asking price from, whole US dollars' }),
+  maxPrice: Type.Integer({ minimum: 0, maximum: LISTING_LIMITS.maxPrice, description: 'Asking price up to, whole US dollars' }),
+};
+
+export type ListingCriteria = { [K in keyof typeof listingCriteriaFields]?: Static<(typeof listingCriteriaFields)[K]> };
+
+/** Pairs whose lower bound may not exceed the upper: the second is the field named in the error. */
+const RANGES = [
+  ['minYear', 'maxYear', 'year'],
+  ['minPrice', 'maxPrice', 'price'],
+] as const;
+
+/** A range given upside down (`minYear` above `maxYear`): the problems, as `details` entries. */
+export function criteriaProblems(criteria: ListingCriteria): { field: string; message: string }[] {
+  return RANGES.flatMap(([low, high, what]) => {
+    const [from, to] = [criteria[low], criteria[high]];
+    return from !== undefined && to !== undefined && from > to ? [{ field: high, message: `The highest ${what} must not be below the lowest` }] : [];
+  });
+}
+
 export const ListingQuerySchema = Type.Object({
-  search: Type.Optional(
-    Type.String({ maxLength: SEARCH_MAX_LENGTH, description: 'Matches make, model or year (a 4-digit number matches the year exactly). Case, accents and small typos do not matter.' }),
-  ),
+  search: Type.Optional(listingCriteriaFields.search),
+  make: Type.Optional(listingCriteriaFields.make),
+  model: Type.Optional(listingCriteriaFields.model),
+  bodyStyle: Type.Optional(listingCriteriaFields.bodyStyle),
+  minYear: Type.Optional(listingCriteriaFields.minYear),
+  maxYear: Type.Optional(listingCriteriaFields.maxYear),
+  minPrice: Type.Optional(listingCriteriaFields.minPrice),
+  maxPrice: Type.Optional(listingCriteriaFields.maxPrice),
   filter: Type.Optional(StringEnum(LISTING_FILTERS, { default: DEFAULT_LISTING_FILTER, description: 'luxury: price >= $100,000; sports: sports body style; below-market: price < market value; auctions: live auctions' })),
   sort: Type.Optional(StringEnum(LISTING_SORTS, { default: DEFAULT_LISTING_SORT, description: 'popular: most live viewers, then most bids, then newest; ending-soon: auctions by their end first' })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),

@@ -7,6 +7,7 @@ import { FUNDED_ORDER_STATUSES, ORDER_ACTORS, ORDER_STATUSES, type OrderActor, t
 import { identity, reference, timestamptz, timestampNow } from './columns.ts';
 import { cars, sellers } from './catalogue.ts';
 import { quoted } from './sql-lists.ts';
+import { SALE_ROUTES, type SaleRoute } from '@common/market-data.ts';
 import { users } from './users.ts';
 
 
@@ -21,6 +22,8 @@ export const orders = pgTable(
     plan: text().$type<EscrowPlanId>().notNull(),
     escrowFee: integer().notNull(),
     status: text().$type<OrderStatus>().notNull().default('awaiting_payment'),
+    /** How the sale came to be: the asking price, an accepted bid, an auction, an accepted offer. */
+    via: text().$type<SaleRoute>().notNull().default('buy_now'),
     createdAt: timestampNow(),
     updatedAt: timestampNow(),
     /** When an unpaid order is cancelled; set from the database clock. */
@@ -41,6 +44,7 @@ export const orders = pgTable(
     check('orders_fee_nonnegative', sql`${t.escrowFee} >= 0`),
     check('orders_plan', sql`${t.plan} in (${quoted(ESCROW_PLAN_IDS)})`),
     check('orders_status', sql`${t.status} in (${quoted(ORDER_STATUSES)})`),
+    check('orders_via', sql`${t.via} in (${quoted(SALE_ROUTES)})`),
     check('orders_inspection_days', sql`${t.inspectionDays} between 1 and 60`),
     check(
       'orders_shipment_complete',
@@ -57,6 +61,8 @@ export const orders = pgTable(
     uniqueIndex('orders_one_funded_per_car')
       .on(t.carId)
       .where(sql`${t.status} in (${quoted(FUNDED_ORDER_STATUSES)})`),
+    // Sold results: released orders, newest first.
+    index('orders_released_idx').on(t.updatedAt.desc(), t.id).where(sql`${t.status} = 'released'`),
     index('orders_payment_due_idx').on(t.paymentDueAt).where(sql`${t.status} = 'awaiting_payment'`),
   ],
 );

@@ -3,3 +3,4 @@ export * from './catalogue.ts';
 export * from './market.ts';
 export * from './commerce.ts';
 export * from './offers.ts';
+export * from './discovery.ts';

@@ -1,7 +1,7 @@
 import { count, sql } from 'drizzle-orm';
 import { carImagePath } from '@common/car-images.ts';
 import type { Database, Executor } from '../client.ts';
-import { cars, reviews, sellers, testimonials, users } from '../schema/index.ts';
+import { cars, priceHistory, reviews, sellers, testimonials, users } from '../schema/index.ts';
 import { carSearchText } from '../search-text.ts';
 import { SAMPLE_CARS, SAMPLE_REVIEWS, SAMPLE_SELLERS, SAMPLE_TESTIMONIALS } from './sample-data.ts';
 import { generateCars, generateSellers } from './generator.ts';
@@ -114,6 +114,7 @@ async function insertSampleData(tx: Executor, now: Date, sellerPasswordHash: str
     )
     .returning({ id: cars.id });
   const carIdByKey = new Map(SAMPLE_CARS.map((c, i) => [c.key, carRows[i]!.id]));
+  await tx.insert(priceHistory).values(SAMPLE_CARS.flatMap((c, i) => samplePriceHistory(c, carRows[i]!.id, now)));
 
   if (SAMPLE_REVIEWS.length > 0) {
     await tx.insert(reviews).values(
@@ -168,8 +169,28 @@ export async function seedGeneratedCars(
     await db.insert(cars).values(generateCars(size, sellerIds, random));
     options.onProgress?.(inserted + size);
   }
+  // Each car's history starts at its listing price.
+  await db.execute(sql`insert into price_history (car_id, price, at) select id, price, created_at from cars where status <> 'draft'`);
   // Fresh statistics so the planner picks the listing indexes straight away.
   await db.execute(sql`analyze cars`);
+}
+
+/** Days a sample car waits before its seller cuts the price, so older listings show a price history. */
+const SAMPLE_PRICE_CUT_AFTER_DAYS = 7;
+const SAMPLE_PRICE_CUT_SHARE = 0.05;
+
+/**
+ * A sample car's price history: listed 14 days ago or more, it started about 5% higher and was
+ * cut to today's price a week in; newer listings have only their listing price.
+ */
+function samplePriceHistory(car: (typeof SAMPLE_CARS)[number], carId: number, now: Date) {
+  const listedAt = new Date(now.getTime() - car.listedDaysAgo * DAY_MS);
+  if (car.auction || car.listedDaysAgo < 2 * SAMPLE_PRICE_CUT_AFTER_DAYS) return [{ carId, price: car.price, at: listedAt }];
+  const askedFirst = Math.ceil((car.price * (1 + SAMPLE_PRICE_CUT_SHARE)) / 500) * 500;
+  return [
+    { carId, price: askedFirst, at: listedAt },
+    { carId, price: car.price, at: new Date(listedAt.getTime() + SAMPLE_PRICE_CUT_AFTER_DAYS * DAY_MS) },
+  ];
 }
 
 function mulberry32(seed: number): () => number {

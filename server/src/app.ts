@@ -23,6 +23,7 @@ import bidRoutes from './routes/api/bids/index.ts';
 import notificationRoutes from './routes/api/notifications/index.ts';
 import orderRoutes from './routes/api/orders/index.ts';
 import offerRoutes from './routes/api/offers/index.ts';
+import marketRoutes from './routes/api/market/index.ts';
 import testimonialRoutes from './routes/api/testimonials/index.ts';
 import supportRoutes from './routes/api/support/index.ts';
 import watchlistRoutes from './routes/api/watchlist/index.ts';
@@ -134,6 +135,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await api.register(notificationRoutes, { prefix: '/notifications' });
       await api.register(orderRoutes, { prefix: '/orders' });
       await api.register(offerRoutes);
+      await api.register(marketRoutes);
       await api.register(testimonialRoutes, { prefix: '/testimonials' });
       await api.register(supportRoutes, { prefix: '/support' });
       await api.register(watchlistRoutes, { prefix: '/watchlist' });

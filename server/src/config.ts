@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { S3Settings } from './services/photos/photo-storage.ts';
+import { DEFAULT_DIGEST_HOUR_UTC } from '@common/market-data.ts';
 
 /**
  * Every setting the server reads from the environment, parsed once at boot.
@@ -39,6 +40,7 @@ export interface AppConfig {
   metrics: { enabled: boolean; token: string | null };
   escrow: EscrowConfig;
   auctions: AuctionConfig;
+  alerts: AlertConfig;
   jobs: JobsConfig;
   /** Where listing photos are stored: an S3-compatible bucket, or (null) `DATA_DIR/photos`. */
   photoBucket: S3Settings | null;
@@ -79,6 +81,13 @@ export interface AuctionConfig {
   minSeconds: number;
   /** Soft close: a bid this close to the end moves the end this far past the bid. */
   extensionSeconds: number;
+}
+
+export interface AlertConfig {
+  /** The hour (UTC) saved searches' daily digests go out. */
+  digestHourUtc: number;
+  /** Seconds between a publication or price drop and matching it against saved searches. */
+  matchDelaySeconds: number;
 }
 
 export interface JobsConfig {
@@ -224,6 +233,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     minSeconds: integer('AUCTION_MIN_SECONDS', 86_400, 1, 86_400 * 30),
     extensionSeconds: integer('AUCTION_EXTENSION_SECONDS', 120, 1, 3_600),
   };
+  const alerts: AlertConfig = {
+    digestHourUtc: integer('DIGEST_HOUR_UTC', DEFAULT_DIGEST_HOUR_UTC, 0, 23),
+    matchDelaySeconds: integer('ALERT_MATCH_DELAY_SECONDS', 5, 0, 3_600),
+  };
   const photoBucket = bucketSettings();
   const cores = availableParallelism();
   const { webConcurrency, webConcurrencyNote } = processCount(text('WEB_CONCURRENCY'), { cores, databaseUrl, redisUrl }, problems);
@@ -275,6 +288,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metrics,
     escrow,
     auctions,
+    alerts,
     jobs,
     photoBucket,
     photoConcurrency,

@@ -3,6 +3,8 @@ import { SMTPServer } from 'smtp-server';
 export interface ReceivedMail {
   to: string[];
   subject: string;
+  /** The header block as sent (folded lines joined), before any decoding. */
+  headers: string;
   /** The decoded message source: headers and every part. */
   body: string;
   links: string[];
@@ -26,9 +28,11 @@ export class TestMailbox {
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
           const body = decodeQuotedPrintable(raw);
+          const headers = (raw.split(/\r?\n\r?\n/)[0] ?? '').replace(/\r?\n[ \t]+/g, ' ');
           const mail: ReceivedMail = {
             to: session.envelope.rcptTo.map((r) => r.address),
-            subject: /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '',
+            subject: /^Subject: (.*)$/m.exec(headers)?.[1]?.trim() ?? '',
+            headers,
             body,
             links: [...new Set(body.match(/https?:\/\/[^\s"<>]+/g) ?? [])],
           };

@@ -35,6 +35,7 @@ export default fp<{ config: AppConfig }>(
           { name: 'chat', description: "Each car's live discussion; new messages are pushed as chat:message" },
           { name: 'notifications', description: 'Notifications for the signed-in user; pushed as notification:new' },
           { name: 'orders', description: 'Buying through escrow' },
+          { name: 'saved searches', description: 'Saved searches with instant or daily alerts, and their one-click unsubscribe' },
           { name: 'offers', description: 'Private offers with counter-offers, and second-chance offers after an unpaid auction' },
           { name: 'testimonials', description: 'Customer testimonials and their statistics' },
           { name: 'support', description: 'Support tickets' },

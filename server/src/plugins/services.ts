@@ -6,6 +6,9 @@ import { ChatService } from '../services/chat.ts';
 import { NotificationsService } from '../services/notifications.ts';
 import { OrdersService } from '../services/orders/orders-service.ts';
 import { OffersService } from '../services/offers/offers-service.ts';
+import { SavedSearchesService } from '../services/market/saved-searches.ts';
+import { UnsubscribeTokens } from '../services/market/unsubscribe-token.ts';
+import { MarketData } from '../services/market/market-data.ts';
 import { SimulatedBank, type PaymentProvider } from '../services/orders/payment-provider.ts';
 import { IdempotencyKeys } from '../services/idempotency.ts';
 import { MarketValues } from '../services/valuation.ts';
@@ -51,6 +54,17 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       log: app.log.child({ module: 'auctions' }),
       minSeconds: app.config.auctions.minSeconds,
     });
+    const savedSearches = new SavedSearchesService({
+      db: app.db,
+      jobs: app.jobs,
+      mailer: app.mailer,
+      notifications,
+      tokens: new UnsubscribeTokens(app.config.jwtSecret),
+      log: app.log.child({ module: 'saved-searches' }),
+      appUrl: app.config.appUrl,
+      digestHourUtc: app.config.alerts.digestHourUtc,
+      matchDelaySeconds: app.config.alerts.matchDelaySeconds,
+    });
     const photoStorage = options.photoStorage ?? createPhotoStorage({ dataDir: app.config.dataDir, s3: app.config.photoBucket });
     const listings = new ListingsService({
       db: app.db,
@@ -60,6 +74,7 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       orders,
       auctions,
       marketValues,
+      savedSearches,
       storage: photoStorage,
       photos: new PhotoProcessor(app.config.photoConcurrency),
       idempotency,
@@ -81,6 +96,7 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       if (caughtUp > 0) app.log.info({ orders: caughtUp }, 'caught up on overdue escrow deadlines');
       const lapsed = await offers.sweepLapsed();
       if (lapsed > 0) app.log.info({ offers: lapsed }, 'caught up on lapsed offers');
+      await savedSearches.scheduleNextDigest();
       await auctions.sweep();
       auctions.startClock();
     });
@@ -93,6 +109,8 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       bids: new BidsService(app.db, app.events, notifications, idempotency, { auctionExtensionSeconds: app.config.auctions.extensionSeconds }),
       orders,
       offers,
+      savedSearches,
+      marketData: new MarketData(app.db),
       listings,
       auctions,
       photoStorage,
@@ -117,6 +135,8 @@ export interface Services {
   bids: BidsService;
   orders: OrdersService;
   offers: OffersService;
+  savedSearches: SavedSearchesService;
+  marketData: MarketData;
   listings: ListingsService;
   auctions: AuctionsService;
   photoStorage: PhotoStorage;

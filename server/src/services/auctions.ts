@@ -172,6 +172,7 @@ export class AuctionsService {
           actor: 'system',
           actorUserId: null,
           note: `Won at auction with a bid of ${formatUsd(car.highestBid)}`,
+          via: 'auction',
         });
       }
       const told = await this.deps.notifications.create(tx, await this.resultMessages(tx, car, result, winning?.userId ?? null));

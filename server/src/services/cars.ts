@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import { cars, offers, orders, reviews, sellers, watchlist } from '../../../db/schema/index.ts';
 import { secondChanceRunnerUp } from './offers/second-chance.ts';
@@ -8,6 +8,7 @@ import { TtlCache } from '../lib/ttl-cache.ts';
 import type { AuctionDetail, AuctionSummary, CarDetail, CarListItem, CarStatus, Pagination } from '@common/api-types.ts';
 import type { AuctionOutcome } from '@common/auction-rules.ts';
 import { carVisibleTo } from '@common/listing.ts';
+import type { ListingCriteria } from '@common/schemas/listing.ts';
 
 export type { CarDetail, CarListItem, Pagination, Review } from '@common/api-types.ts';
 
@@ -20,8 +21,7 @@ export const LUXURY_MIN_PRICE = 100_000;
 export const DEFAULT_PAGE_SIZE = 12;
 export const MAX_PAGE_SIZE = 50;
 
-export interface ListingQuery {
-  search?: string | undefined;
+export interface ListingQuery extends ListingCriteria {
   filter: ListingFilter;
   sort: ListingSort;
   page: number;
@@ -74,6 +74,21 @@ function listingConditions(query: ListingQuery): SQL[] {
   if (query.filter === 'below-market') conditions.push(lt(cars.price, cars.marketValue));
   // Live auctions: listed and not past their end (the close job may not have run yet).
   if (query.filter === 'auctions') conditions.push(sql`${cars.auctionEndsAt} > now()`);
+  conditions.push(...criteriaConditions(query));
+  return conditions;
+}
+
+/** The conditions of a search's criteria on `cars` (make, model, body, ranges, free text). */
+export function criteriaConditions(query: ListingCriteria): SQL[] {
+  const conditions: SQL[] = [];
+  // Make and model compare case-insensitively, through the expression index on lower(make), lower(model).
+  if (query.make !== undefined) conditions.push(sql`lower(${cars.make}) = ${query.make.toLowerCase()}`);
+  if (query.model !== undefined) conditions.push(sql`lower(${cars.model}) = ${query.model.toLowerCase()}`);
+  if (query.bodyStyle !== undefined) conditions.push(eq(cars.bodyStyle, query.bodyStyle));
+  if (query.minYear !== undefined) conditions.push(gte(cars.year, query.minYear));
+  if (query.maxYear !== undefined) conditions.push(lte(cars.year, query.maxYear));
+  if (query.minPrice !== undefined) conditions.push(gte(cars.price, query.minPrice));
+  if (query.maxPrice !== undefined) conditions.push(lte(cars.price, query.maxPrice));
   const { years, words } = parseSearch(query.search);
   for (const year of years) conditions.push(eq(cars.year, year));
   for (const word of words) {
@@ -256,7 +271,8 @@ export class CarsService {
   async list(query: ListingQuery): Promise<{ cars: CarListItem[]; pagination: Pagination }> {
     const conditions = listingConditions(query);
     const offset = (query.page - 1) * query.limit;
-    const criteria = JSON.stringify([query.filter, parseSearch(query.search)]);
+    const { search, make, model, bodyStyle, minYear, maxYear, minPrice, maxPrice } = query;
+    const criteria = JSON.stringify([query.filter, parseSearch(search), make?.toLowerCase(), model?.toLowerCase(), bodyStyle, minYear, maxYear, minPrice, maxPrice]);
     const [rows, total] = await Promise.all([
       // Popular order moves with live viewers and bids: see popularPage.
       query.sort === 'popular'

@@ -20,6 +20,8 @@ import type { OrdersService } from './orders/orders-service.ts';
 import type { PhotoProcessor } from './photos/photo-processing.ts';
 import { newPhotoKey, type PhotoStorage } from './photos/photo-storage.ts';
 import { estimateMarketValue, findComparables, type MarketValues } from './valuation.ts';
+import { recordPrice } from './market/market-data.ts';
+import type { SavedSearchesService } from './market/saved-searches.ts';
 
 declare module '../jobs/job-runner.ts' {
   interface JobPayloads {
@@ -45,6 +47,8 @@ export interface ListingsServiceDeps {
   orders: OrdersService;
   auctions: AuctionsService;
   marketValues: MarketValues;
+  /** Told of publications and price drops, to alert matching saved searches. */
+  savedSearches: SavedSearchesService;
   storage: PhotoStorage;
   photos: PhotoProcessor;
   idempotency: IdempotencyKeys;
@@ -95,6 +99,7 @@ export class ListingsService {
         await this.estimate(tx, car!);
         await this.deps.marketValues.refreshLater(tx, car!.id);
         if (auction && !input.draft) await this.deps.auctions.schedule(tx, car!.id, auction.endsAt);
+        if (!input.draft) await this.listed(tx, car!.id, car!.price);
         const detail = (await this.detailIn(tx, car!.id, seller.userId))!;
         await key.record(tx, detail);
         return detail;
@@ -104,6 +109,12 @@ export class ListingsService {
     });
   }
 
+  /** A car went on the market: its first price point, and saved searches to match it against. */
+  private async listed(tx: Executor, carId: number, price: number): Promise<void> {
+    await recordPrice(tx, carId, price);
+    await this.deps.savedSearches.matchLater(tx, carId, 'listed');
+  }
+
   async publish(userId: number, carId: number): Promise<CarDetail> {
     await this.db.transaction(async (tx) => {
       const car = await this.lockOwnCar(tx, userId, carId);
@@ -111,6 +122,7 @@ export class ListingsService {
       if (car.auctionEndsAt) this.deps.auctions.assertStillOpen(car.auctionEndsAt);
       await tx.update(cars).set({ status: 'active', createdAt: sql`now()`, updatedAt: sql`now()` }).where(eq(cars.id, carId));
       await this.deps.marketValues.refreshLater(tx, carId);
+      await this.listed(tx, carId, car.price);
       if (car.auctionEndsAt) await this.deps.auctions.schedule(tx, carId, car.auctionEndsAt);
     });
     this.changed(carId);
@@ -135,6 +147,10 @@ export class ListingsService {
           .returning();
         if (changes.mileage !== undefined) await this.estimate(tx, updated!);
         if (changes.price !== undefined || changes.mileage !== undefined) await this.deps.marketValues.refreshLater(tx, carId);
+        if (changes.price !== undefined && changes.price !== car.price && car.status !== 'draft') {
+          await recordPrice(tx, carId, changes.price);
+          if (changes.price < car.price && car.status === 'active') await this.deps.savedSearches.matchLater(tx, carId, 'price-drop');
+        }
         const notified =
           changes.price !== undefined && changes.price < car.price
             ? await this.tellWatchers(tx, car, 'Price drop', `The ${carTitle(car)} is now ${formatUsd(changes.price)} (was ${formatUsd(car.price)}).`)

@@ -68,3 +68,29 @@ export function orderEmail(to: string, subject: string, paragraphs: string[], or
 export function ticketReplyEmail(to: string, reference: string, subject: string, message: string): OutgoingMail {
   return compose(to, `Re: ${subject} [${reference}]`, [`Our answer to your request ${reference}:`, ...message.split(/\n{2,}/), 'Reply to this email if you need anything else.']);
 }
+
+/**
+ * A saved search's alert: the cars it found, a link to stop the alerts without signing in, and
+ * the RFC 8058 headers that let mail clients offer the same in one click.
+ */
+export function searchAlertEmail(
+  to: string,
+  subject: string,
+  paragraphs: string[],
+  action: { label: string; url: string },
+  unsubscribe: { pageUrl: string; oneClickUrl: string },
+  stableId: string,
+): OutgoingMail {
+  const mail = compose(to, subject, paragraphs, action);
+  const footer = `You receive this because of a saved search. Stop these alerts: ${unsubscribe.pageUrl}`;
+  return {
+    ...mail,
+    text: `${mail.text}\n\n${footer}`,
+    html: mail.html.replace(
+      '</body>',
+      `<p style="font-size:12px;color:#555">You receive this because of a saved search. <a href="${escapeHtml(unsubscribe.pageUrl)}">Stop these alerts</a>.</p></body>`,
+    ),
+    headers: { 'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    stableId,
+  };
+}

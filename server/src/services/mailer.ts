@@ -10,6 +10,13 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (an alert's `List-Unsubscribe`). */
+  headers?: Record<string, string>;
+  /**
+   * Names the mail for good (an alert: its search, car and price), so the Message-ID is the same
+   * however often the change that causes it is retried; without it each queued mail gets its own.
+   */
+  stableId?: string;
 }
 
 /** A mail in the outbox, with the Message-ID it keeps through every attempt. */
@@ -57,7 +64,8 @@ export class Mailer {
    * change commits, then call `wake()` after the commit; without one it is queued and sent now.
    */
   async send(mail: OutgoingMail, executor?: Executor): Promise<void> {
-    await this.jobs.enqueue(executor ?? this.db, 'mail.send', { ...mail, messageId: `<${randomUUID()}@${this.domain}>` });
+    const { stableId, ...queued } = mail;
+    await this.jobs.enqueue(executor ?? this.db, 'mail.send', { ...queued, messageId: `<${stableId ?? randomUUID()}@${this.domain}>` });
     if (!executor) this.wake();
   }
 
@@ -71,7 +79,15 @@ export class Mailer {
       this.log.info({ to: mail.to, subject: mail.subject }, `email (no SMTP_URL set, not sent):\n${mail.text}`);
       return;
     }
-    await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId });
+    await this.transport.sendMail({
+      from: this.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      messageId: mail.messageId,
+      ...(mail.headers ? { headers: mail.headers } : {}),
+    });
     this.log.info({ to: mail.to, subject: mail.subject }, 'email sent');
   }
 }

@@ -153,6 +153,7 @@ export class OffersService {
           actor: role,
           actorUserId: party.userId,
           note: `Offer #${offer.id} accepted at ${formatUsd(offer.amount)}`,
+          via: 'offer',
         });
         await this.transitions.move(tx, changes, record, 'accept', role, { actorUserId: party.userId, set: { orderId } });
         const view = (await readOrder(tx, orderId))!;

@@ -4,6 +4,7 @@ import { bids, cars, orders, sellers } from '../../../../db/schema/index.ts';
 import { ESCROW_PLANS, smallestPlanFor, type EscrowPlanId } from '@common/escrow-plans.ts';
 import { PAYMENT_WINDOW_DAYS, type OrderActor } from '@common/order-lifecycle.ts';
 import { formatUsd } from '@common/pricing.ts';
+import type { SaleRoute } from '@common/market-data.ts';
 import type { OrderWithEvents } from '@common/api-types.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, validationFailed } from '../../lib/errors.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from '../idempotency.ts';
@@ -28,6 +29,8 @@ export interface NewOrder {
   actor: OrderActor;
   actorUserId: number | null;
   note?: string;
+  /** How the sale came to be (shown in sold results). */
+  via: SaleRoute;
 }
 
 export interface OrderPlacementDeps {
@@ -59,7 +62,7 @@ export class OrderPlacement {
         if (input.amount !== car.price) {
           throw conflict('PRICE_CHANGED', `The asking price is now ${formatUsd(car.price)}. Review it and order again.`, { price: car.price });
         }
-        const orderId = await this.openOrder(tx, changes, { carId: car.id, buyerId: buyer.userId, amount: input.amount, plan: input.plan, actor: 'buyer', actorUserId: buyer.userId });
+        const orderId = await this.openOrder(tx, changes, { carId: car.id, buyerId: buyer.userId, amount: input.amount, plan: input.plan, actor: 'buyer', actorUserId: buyer.userId, via: 'buy_now' });
         const view = (await readOrder(tx, orderId))!;
         await key.record(tx, view);
         return view;
@@ -109,6 +112,7 @@ export class OrderPlacement {
           actor: 'seller',
           actorUserId: seller.userId,
           note: `The seller accepted the bid of ${formatUsd(bid.amount)}`,
+          via: 'bid',
         });
         const view = (await readOrder(tx, orderId))!;
         await key.record(tx, view);
@@ -142,6 +146,7 @@ export class OrderPlacement {
           plan: plan.id,
           escrowFee: plan.price,
           status: 'awaiting_payment',
+          via: input.via,
           paymentDueAt: this.deps.deadlines.fromNow(PAYMENT_WINDOW_DAYS),
           inspectionDays: plan.guaranteeDays,
         })

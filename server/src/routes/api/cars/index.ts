@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
-import { AppError, notFound } from '../../../lib/errors.ts';
+import { AppError, notFound, validationFailed } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
 import { DEFAULT_PAGE_SIZE } from '../../../services/cars.ts';
 import { MAX_PHOTO_BYTES, unsupportedImage } from '../../../services/photos/photo-processing.ts';
@@ -9,7 +9,7 @@ import { valueCar } from '../../../services/valuation.ts';
 import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
 import { IdParam, pathId } from '../shared-schemas.ts';
 import { OrderWithEventsSchema } from '../orders/index.ts';
-import { AcceptBidSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PhotoOrderSchema } from '@common/schemas/listing.ts';
+import { AcceptBidSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PhotoOrderSchema, criteriaProblems } from '@common/schemas/listing.ts';
 import { carVisibleTo } from '@common/listing.ts';
 import type { CarDetail } from '@common/api-types.ts';
 import { isStaff } from '@common/back-office.ts';
@@ -35,6 +35,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['cars'],
         summary: 'List cars',
+        description: 'Filters combine: make and model match exactly (case does not matter), years and prices are inclusive ranges. A value out of range or of the wrong type, or a range upside down (minYear above maxYear), is a 400 naming the field.',
         querystring: ListingQuerySchema,
         response: {
           200: Envelope(Type.Object({ cars: Type.Array(CarListItemSchema), pagination: PaginationSchema })),
@@ -43,8 +44,10 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { search, filter = 'all', sort = 'price-low', page = 1, limit = DEFAULT_PAGE_SIZE } = request.query;
-      return { data: await service.list({ search, filter, sort, page, limit }) };
+      const { filter = 'all', sort = 'price-low', page = 1, limit = DEFAULT_PAGE_SIZE, ...criteria } = request.query;
+      const problems = criteriaProblems(criteria);
+      if (problems.length > 0) throw validationFailed(problems);
+      return { data: await service.list({ ...criteria, filter, sort, page, limit }) };
     },
   );
 

@@ -1,0 +1,177 @@
+import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { isStaff } from '@common/back-office.ts';
+import { DEFAULT_PAGE_SIZE } from '@common/listing.ts';
+import { SALE_ROUTES, SAVED_SEARCH_ALERTS, SAVED_SEARCH_LIMIT } from '@common/market-data.ts';
+import { Nullable } from '@common/schemas/kit.ts';
+import { NewSavedSearchSchema, ResultsQuerySchema, SavedSearchEditSchema, SavedSearchQuerySchema, UnsubscribeSchema } from '@common/schemas/discovery.ts';
+import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
+import { validationFailed } from '../../../lib/errors.ts';
+import { PaginationSchema } from '../cars/schemas.ts';
+import { IdParam, pathId } from '../shared-schemas.ts';
+
+const SavedSearchSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    query: SavedSearchQuerySchema,
+    alerts: StringEnum(SAVED_SEARCH_ALERTS),
+    createdAt: IsoDateTime,
+    lastAlertAt: Nullable(IsoDateTime),
+  },
+  { title: 'SavedSearch' },
+);
+
+const SoldResultSchema = Type.Object(
+  {
+    carId: Type.Integer(),
+    year: Type.Integer(),
+    make: Type.String(),
+    model: Type.String(),
+    mileage: Type.Integer(),
+    soldPrice: Type.Integer({ description: 'Whole US dollars' }),
+    soldAt: { ...IsoDateTime, description: 'When the escrow released the money to the seller' },
+    via: { ...StringEnum(SALE_ROUTES), description: 'auction: won at auction; offer: an accepted offer; bid: the seller accepted the highest bid; buy_now: bought at the asking price' },
+  },
+  { title: 'SoldResult' },
+);
+
+/**
+ * Saved searches with their alerts, a car's price history and sold results (contract
+ * §"Discovery and market data").
+ */
+const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const searches = app.services.savedSearches;
+  const market = app.services.marketData;
+  const security = [{ bearerAuth: [] }];
+  const searchId = (raw: string) => pathId(raw, 'Saved search not found');
+  const SearchIdParams = IdParam('id');
+
+  app.post(
+    '/saved-searches',
+    {
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['saved searches'],
+        summary: 'Save a search with its alerts',
+        description: `query takes the listing's criteria (GET /api/cars) plus auctionsOnly; a range upside down is a 400 naming the field. At most ${SAVED_SEARCH_LIMIT} per account: 409 LIMIT_REACHED. instant: a notification and one email within a minute of a matching publication or price drop; daily: one digest email a day (DIGEST_HOUR_UTC). Never for your own listings; a car is alerted once per search, again only when its price drops below the price it was alerted at.`,
+        security,
+        body: NewSavedSearchSchema,
+        response: { 201: Envelope(SavedSearchSchema), 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request, reply) => reply.status(201).send({ data: await searches.create(request.session!.userId, request.body) }),
+  );
+
+  app.get(
+    '/saved-searches',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['saved searches'],
+        summary: 'Your saved searches, newest first',
+        security,
+        response: { 200: Envelope(Type.Object({ searches: Type.Array(SavedSearchSchema) })), 401: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: { searches: await searches.list(request.session!.userId) } }),
+  );
+
+  app.patch(
+    '/saved-searches/:id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['saved searches'],
+        summary: "Rename a saved search, change its criteria or its alerts (another user's: 404)",
+        security,
+        params: SearchIdParams,
+        body: SavedSearchEditSchema,
+        response: { 200: Envelope(SavedSearchSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: await searches.update(request.session!.userId, searchId(request.params.id), request.body) }),
+  );
+
+  app.delete(
+    '/saved-searches/:id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['saved searches'],
+        summary: "Delete a saved search (another user's: 404)",
+        security,
+        params: SearchIdParams,
+        response: { 200: Envelope(Type.Object({ id: Type.Integer(), deleted: Type.Boolean() })), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const id = searchId(request.params.id);
+      await searches.remove(request.session!.userId, id);
+      return { data: { id, deleted: true } };
+    },
+  );
+
+  // The one-click unsubscribe of RFC 8058: mail clients POST `List-Unsubscribe=One-Click` as a
+  // form to the header's URL, which carries the token; the web page posts JSON {token}.
+  await app.register(async (unsubscribe) => {
+    unsubscribe.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1_024 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    unsubscribe.withTypeProvider<TypeBoxTypeProvider>().post(
+      '/saved-searches/unsubscribe',
+      {
+        schema: {
+          tags: ['saved searches'],
+          summary: "Stop a saved search's alerts from the link in its email (no sign-in)",
+          description:
+            'JSON {token}, or (RFC 8058 one-click, as mail clients send it) the form body List-Unsubscribe=One-Click with the token in the query string. The search\'s alerts become off. A forged, altered or malformed token: 400, and nothing changes.',
+          querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }),
+          body: Type.Union([UnsubscribeSchema, Type.Object({ 'List-Unsubscribe': Type.Literal('One-Click') }, { additionalProperties: false })]),
+          response: { 200: Envelope(Type.Object({ name: Type.String({ description: 'The saved search that stopped alerting' }) })), ...commonErrors },
+        },
+      },
+      async (request) => {
+        const token = 'token' in request.body ? request.body.token : request.query.token;
+        if (!token) throw validationFailed([{ field: 'token', message: 'This unsubscribe link is not valid' }]);
+        return { data: await searches.unsubscribe(token) };
+      },
+    );
+  });
+
+  app.get(
+    '/cars/:id/price-history',
+    {
+      preHandler: app.optionalAuthentication,
+      schema: {
+        tags: ['cars'],
+        summary: "A car's asking price over time, oldest first: the price at publication, then one point per change",
+        params: IdParam('id'),
+        response: { 200: Envelope(Type.Object({ points: Type.Array(Type.Object({ price: Type.Integer(), at: IsoDateTime })) })), 404: ErrorBody, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const viewer = { userId: request.session?.userId ?? null, isStaff: request.session ? isStaff(request.session.role) : false };
+      return { data: { points: await market.priceHistory(pathId(request.params.id, 'Car not found'), viewer) } };
+    },
+  );
+
+  app.get(
+    '/results',
+    {
+      schema: {
+        tags: ['cars'],
+        summary: 'What cars sold for: every released escrow order, newest first (public; no buyer identity)',
+        description: 'make and model match exactly, case aside.',
+        querystring: ResultsQuerySchema,
+        response: { 200: Envelope(Type.Object({ results: Type.Array(SoldResultSchema), pagination: PaginationSchema })), ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { page = 1, limit = DEFAULT_PAGE_SIZE, ...filters } = request.query;
+      return { data: await market.results({ ...filters, page, limit }) };
+    },
+  );
+};
+
+export default marketRoutes;
