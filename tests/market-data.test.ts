@@ -219,7 +219,7 @@ describe('price history', () => {
 });
 
 describe('sold results', () => {
-  it('lists released orders, newest first, with how each sold and no buyer identity', async () => {
+  it('lists released orders, newest first, with how each sold and no buyer identity; market values name the sales they used', async () => {
     const [buyer, seller] = await Promise.all([createUser(t, { name: 'Private Buyer' }), createUser(t)]);
     const make = `Soldmake${Date.now()}`;
     const car = await list(seller, { make, model: 'GT3', price: 150_000 });
@@ -240,5 +240,13 @@ describe('sold results', () => {
     expect(res.body).not.toContain('Private Buyer');
     expect(res.json().data.pagination).toMatchObject({ total: 1, page: 1 });
     expect((await call('GET', '/api/results?limit=0')).statusCode).toBe(400);
+
+    // The market value of a car like it names the sale among its comparables, with the result's date.
+    const similar = [];
+    for (const price of [155_000, 158_000, 161_000]) similar.push(await list(seller, { make, model: 'GT3', price }));
+    const valuation = (await call('GET', `/api/cars/${similar[0]!.id}/valuation`)).json().data;
+    expect(valuation.basis).toBe('comparables');
+    expect(valuation.comparables).toContainEqual(expect.objectContaining({ carId: car.id, source: 'sale', price: 150_000, soldAt: results[0]!.soldAt }));
+    expect(valuation.comparables).toContainEqual(expect.objectContaining({ carId: similar[1]!.id, source: 'listing', soldAt: null }));
   });
 });

@@ -29,6 +29,8 @@ export interface Comparable {
   /** The asking price of a listing, or what a sale closed at. */
   price: number;
   source: 'listing' | 'sale';
+  /** A sale's date (its money released to the seller); null for a listing. */
+  soldAt?: Date | null;
 }
 
 export interface AdjustedComparable extends Comparable {
@@ -90,12 +92,12 @@ export async function findComparables(executor: Executor, car: { id: number; sea
       .from(cars)
       .where(and(sameModel, eq(cars.status, 'active'))),
     executor
-      .select({ carId: cars.id, year: cars.year, mileage: cars.mileage, price: orders.amount })
+      .select({ carId: cars.id, year: cars.year, mileage: cars.mileage, price: orders.amount, soldAt: orders.updatedAt })
       .from(orders)
       .innerJoin(cars, eq(cars.id, orders.carId))
       .where(and(sameModel, eq(orders.status, 'released'))),
   ]);
-  return [...listings.map((c) => ({ ...c, source: 'listing' as const })), ...sales.map((c) => ({ ...c, source: 'sale' as const }))];
+  return [...listings.map((c) => ({ ...c, source: 'listing' as const, soldAt: null })), ...sales.map((c) => ({ ...c, source: 'sale' as const }))];
 }
 
 /** The car's valuation from the comparables there are now (null below three). */

@@ -90,6 +90,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
                   price: Type.Integer({ description: 'Asking price, or the sale price' }),
                   source: StringEnum(['listing', 'sale'] as const),
                   adjustedPrice: Type.Integer({ description: "The price adjusted to this car's year and mileage" }),
+                  soldAt: Type.Union([IsoDateTime, Type.Null()], { description: 'Extension: for a sale, when it completed (its result is in GET /api/results); null for a listing' }),
                 }),
               ),
               computedAt: IsoDateTime,
@@ -111,7 +112,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
           high: valuation?.high ?? null,
           basis: valuation ? ('comparables' as const) : car.marketValueBasis === 'reference' ? ('reference' as const) : null,
           marketValue: valuation?.estimate ?? (car.marketValueBasis === 'reference' ? car.marketValue : null),
-          comparables: valuation?.comparables ?? [],
+          comparables: (valuation?.comparables ?? []).map((c) => ({ ...c, soldAt: c.soldAt?.toISOString() ?? null })),
           computedAt: new Date().toISOString(),
         },
       };
