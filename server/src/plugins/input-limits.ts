@@ -37,21 +37,47 @@ export function applyInputLimits(schema: unknown, seen = new Set<unknown>()): vo
   }
 }
 
-/** The path of the first string under `value` that holds the NUL character, or null. */
-export function findNul(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\0') ? path || 'body' : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNul(value[i], `${path}[${i}]`);
-      if (found) return found;
+/** How deep a body or query may nest: far beyond any of our shapes, far below the stack's depth. */
+export const MAX_INPUT_DEPTH = 32;
+/** Values (objects, arrays, strings, numbers) one body may hold in all. */
+export const MAX_INPUT_NODES = 50_000;
+/** The longest property name accepted anywhere. */
+export const MAX_KEY_LENGTH = 200;
+
+/**
+ * The first thing in `value` no route accepts, with where it is: a NUL character in any text
+ * (PostgreSQL cannot store it), nesting deeper than MAX_INPUT_DEPTH, more than MAX_INPUT_NODES
+ * values, or a property name longer than MAX_KEY_LENGTH. The walk is iterative and stops at the
+ * first problem, so a hostile shape (10,000 levels deep, a million-item array) costs the server
+ * no stack and little time.
+ */
+export function inputProblem(value: unknown): { field: string; message: string } | null {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const { value: current, path, depth } = stack.pop()!;
+    nodes += 1;
+    const field = path || 'body';
+    if (nodes > MAX_INPUT_NODES) return { field: 'body', message: `The request holds more than ${MAX_INPUT_NODES.toLocaleString('en-US')} values` };
+    if (typeof current === 'string') {
+      if (current.includes('\0')) return { field, message: `${field} must not contain the NUL character` };
+      continue;
     }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\0')) return `${path ? `${path}.` : ''}${key.replaceAll('\0', '\\0')}`;
-      const found = findNul(item, path ? `${path}.${key}` : key);
-      if (found) return found;
+    if (!current || typeof current !== 'object') continue;
+    if (depth >= MAX_INPUT_DEPTH) return { field, message: `The request nests deeper than ${MAX_INPUT_DEPTH} levels` };
+    if (Array.isArray(current)) {
+      if (nodes + current.length > MAX_INPUT_NODES) return { field, message: `The request holds more than ${MAX_INPUT_NODES.toLocaleString('en-US')} values` };
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: `${path}[${i}]`, depth: depth + 1 });
+      continue;
+    }
+    const entries = Object.entries(current);
+    if (nodes + entries.length > MAX_INPUT_NODES) return { field, message: `The request holds more than ${MAX_INPUT_NODES.toLocaleString('en-US')} values` };
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
+      const name = key.replaceAll('\0', '\\0');
+      if (key.includes('\0')) return { field: path ? `${path}.${name}` : name, message: `${name} must not contain the NUL character` };
+      if (key.length > MAX_KEY_LENGTH) return { field: path || 'body', message: `A property name is longer than ${MAX_KEY_LENGTH} characters` };
+      stack.push({ value: item, path: path ? `${path}.${key}` : key, depth: depth + 1 });
     }
   }
   return null;
@@ -59,8 +85,10 @@ export function findNul(value: unknown, path = ''): string | null {
 
 /**
  * One place for what every route must refuse whatever its own schema says: NUL in any text
- * (PostgreSQL cannot store it), integers outside the database's range, unbounded strings and
- * arrays. Body size is capped by the server's body limit.
+ * (PostgreSQL cannot store it), nesting and volume that could be turned against the server,
+ * integers outside the database's range, unbounded strings and arrays. Body size is capped by
+ * the server's body limit; `__proto__` and `constructor.prototype` keys are refused by the JSON
+ * parser (Fastify's default `onProtoPoisoning`/`onConstructorPoisoning: 'error'`) before this runs.
  */
 export default fp(
   async function inputLimits(app: FastifyInstance) {
@@ -71,13 +99,13 @@ export default fp(
     });
     app.addHook('preValidation', async (request) => {
       // No record is named with a NUL, so such a path names nothing (and never reaches a query).
-      if (findNul(request.params)) throw notFound('Not found');
+      if (inputProblem(request.params)) throw notFound('Not found');
       for (const [part, value] of [
         ['querystring', request.query],
         ['body', request.body],
       ] as const) {
-        const field = findNul(value);
-        if (field) throw validationFailed([{ field: part === 'body' ? field : `${part}.${field}`, message: `${field} must not contain the NUL character` }]);
+        const problem = inputProblem(value);
+        if (problem) throw validationFailed([{ field: part === 'body' ? problem.field : `${part}.${problem.field}`, message: problem.message }]);
       }
     });
   },
