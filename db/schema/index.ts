@@ -4,3 +4,4 @@ export * from './market.ts';
 export * from './commerce.ts';
 export * from './offers.ts';
 export * from './discovery.ts';
+export * from './jobs.ts';

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import { sqlRunnerFor, type DatabaseHandle, type Executor } from '../../../db/client.ts';
+import { jobProcesses, jobRuns } from '../../../db/schema/index.ts';
 
 /**
  * Payload of each job, by queue name. Each module that defines a job adds its entry:
@@ -41,10 +44,16 @@ export interface JobRunnerOptions {
   runWorkers: boolean;
   /** How often each process looks for runs lost with a dead process. */
   maintenanceSeconds?: number;
+  /** How often this process says it is alive; one silent for three beats is presumed dead. */
+  heartbeatSeconds?: number;
 }
+
+/** pg-boss keeps its tables in this schema (its default). */
+const BOSS_SCHEMA = 'pgboss';
 
 const DEFAULT_RETRY = { limit: 25, delaySeconds: 2, backoff: true };
 const DEFAULT_EXPIRE_SECONDS = 120;
+const DEFAULT_HEARTBEAT_SECONDS = 2;
 
 /**
  * The one job runner: due work (escrow deadlines, payouts, mail) lives in PostgreSQL as pg-boss
@@ -58,6 +67,9 @@ export class JobRunner {
   private readonly definitions = new Map<string, JobDefinition<JobName>>();
   private readonly workers = new Map<string, string[]>();
   private started = false;
+  /** This process, as its heartbeat row names it. */
+  private readonly processId = randomUUID();
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -102,6 +114,10 @@ export class JobRunner {
     });
     this.started = true;
     if (!this.options.runWorkers) return;
+    await this.beat();
+    const every = (this.options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS) * 1000;
+    this.heartbeat = setInterval(() => void this.beat(), every);
+    this.heartbeat.unref();
     for (const definition of this.definitions.values()) {
       const log = this.options.log.child({ job: definition.name });
       const ids: string[] = [];
@@ -113,11 +129,13 @@ export class JobRunner {
           async ([job]) => {
             if (!job) return;
             try {
+              await this.claim(job.id, definition.name);
               await definition.handle(job.data, { log, jobId: job.id });
             } catch (error) {
               log.warn({ err: error, jobId: job.id }, 'job failed; it will be retried');
               throw error;
             } finally {
+              await this.database.db.delete(jobRuns).where(eq(jobRuns.jobId, job.id)).catch(() => undefined);
               // pg-boss waits a whole poll interval after each job; with more due, ask again at once.
               this.boss.notifyWorker(workerId);
             }
@@ -146,6 +164,19 @@ export class JobRunner {
     return id ?? '';
   }
 
+  /** Notes that this process runs `jobId`, so another hands it out again if this one dies. */
+  private async claim(jobId: string, queue: string): Promise<void> {
+    try {
+      await this.database.db
+        .insert(jobRuns)
+        .values({ jobId, queue, processId: this.processId })
+        .onConflictDoUpdate({ target: jobRuns.jobId, set: { processId: this.processId, startedAt: sql`now()` } });
+    } catch (error) {
+      // Advisory: without the note the job still runs, and its expiry still covers a crash.
+      this.options.log.warn({ err: error, jobId }, 'could not note a job run');
+    }
+  }
+
   /** Asks this process's worker for `name` to look for due jobs now instead of at its next poll. */
   wake(name: JobName): void {
     for (const workerId of this.workers.get(name) ?? []) this.boss.notifyWorker(workerId);
@@ -154,7 +185,45 @@ export class JobRunner {
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    if (this.heartbeat) clearInterval(this.heartbeat);
     // Waits for runs in progress; what is left is failed back to the queue and retried.
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+    if (this.options.runWorkers) await this.database.db.delete(jobProcesses).where(eq(jobProcesses.id, this.processId)).catch(() => undefined);
   }
+
+  /**
+   * Says this process is alive, and hands out again the jobs of processes that stopped beating:
+   * their runs are made due at once (pg-boss would otherwise wait out each job's expiry, up to
+   * minutes). Handlers are idempotent, so a process that was only frozen and wakes up to finish
+   * its job harms nothing. Every process sweeps; the deletes make each orphan handed out once.
+   */
+  private async beat(): Promise<void> {
+    try {
+      const silentFor = 3 * (this.options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS);
+      const requeued = await this.database.db.transaction(async (tx) => {
+        // An upsert: a process frozen long enough to be taken for dead comes back under its own id.
+        await tx.insert(jobProcesses).values({ id: this.processId }).onConflictDoUpdate({ target: jobProcesses.id, set: { seenAt: sql`now()` } });
+        const silent = sql`${jobProcesses.seenAt} < now() - make_interval(secs => ${silentFor})`;
+        const orphans = await tx
+          .delete(jobRuns)
+          .where(sql`${jobRuns.processId} in (select ${jobProcesses.id} from ${jobProcesses} where ${silent})`)
+          .returning({ jobId: jobRuns.jobId, queue: jobRuns.queue });
+        await tx.delete(jobProcesses).where(silent);
+        if (orphans.length === 0) return [];
+        await tx.execute(
+          sql`update ${sql.raw(BOSS_SCHEMA)}.job set state = 'retry', start_after = now() where state = 'active' and id in (${sql.join(
+            orphans.map((o) => sql`${o.jobId}::uuid`),
+            sql`, `,
+          )})`,
+        );
+        return orphans;
+      });
+      if (requeued.length === 0) return;
+      this.options.log.warn({ jobs: requeued.length }, 'jobs held by a process that stopped were handed out again');
+      for (const queue of new Set(requeued.map((o) => o.queue))) this.wake(queue as JobName);
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'job heartbeat failed');
+    }
+  }
+
 }
