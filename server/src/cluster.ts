@@ -10,6 +10,7 @@ import { openDatabase } from '../../db/client.ts';
 import { prepareDatabase } from './lib/prepare-database.ts';
 import { HEAP_PROBE, HEAP_REPORT, answerHeapProbes, heapProbeEnabled, isHeapProbe, type HeapReport } from './lib/heap-probe.ts';
 import { enableStickySessions } from './realtime/sticky-sessions.ts';
+import { isAdapterRelay, type AdapterRelay } from './realtime/cluster-adapter.ts';
 
 /**
  * All cores (WEB_CONCURRENCY > 1): a primary process prepares the database once, then forks
@@ -41,6 +42,7 @@ type FromWorker =
   | { type: 'luxemotors:ready' }
   | { type: 'luxemotors:metrics-request'; id: number }
   | { type: 'luxemotors:metrics-json'; id: number; metrics: MetricsJson }
+  | AdapterRelay
   | HeapReport;
 type ToWorker =
   | { type: 'luxemotors:shutdown' }
@@ -113,6 +115,9 @@ export async function runPrimary(config: AppConfig): Promise<void> {
         } else if (everReady) {
           log.info({ slot, worker: worker.process.pid }, 'replacement worker ready');
         }
+      } else if (isAdapterRelay(message)) {
+        // A broadcast Redis did not take (it is away): the worker's siblings deliver it to theirs.
+        for (const sibling of alive()) if (sibling !== worker) sibling.send(message);
       } else if (message.type === 'luxemotors:metrics-request') {
         void gatherMetrics().then((text) => send(worker, { type: 'luxemotors:metrics', id: message.id, text }));
       }

@@ -6,6 +6,19 @@ const REDIS_WRITE_PATIENCE_MS = 500;
 
 type AdapterFactory = ReturnType<typeof createAdapter>;
 
+/** Messages a sibling on this host can apply without answering: broadcasts and room changes. */
+const RELAYED_TYPES = new Set([3, 4, 5, 6]);
+
+/** The IPC message a worker sends its primary, and the primary sends the worker's siblings. */
+export interface AdapterRelay {
+  type: 'luxemotors:adapter-relay';
+  nsp: string;
+  message: { uid: string; nsp: string; type: number; data?: unknown };
+}
+
+export const isAdapterRelay = (message: unknown): message is AdapterRelay =>
+  typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'luxemotors:adapter-relay';
+
 /** The adapter methods that talk to Redis on a socket's or a broadcast's behalf. */
 interface RedisBackedAdapter {
   doPublish(message: unknown): Promise<unknown>;
@@ -22,9 +35,14 @@ interface RedisBackedAdapter {
  * broadcast, and every reconnecting client's session lookup, for as long as it lasts.
  *
  * Here nothing is written to Redis while its connection is down, and a write that hangs is
- * given up after half a second: broadcasts reach this process's sockets at once, the other
- * processes miss them until Redis is back, and reconnecting clients start a fresh session.
- * Revocations missed meanwhile are caught by the periodic session recheck (event bridge).
+ * given up after half a second: broadcasts reach this process's sockets at once, and reconnecting
+ * clients start a fresh session. When this process is a worker of a host running several
+ * (WEB_CONCURRENCY), each broadcast or room change Redis did not take goes to the worker's
+ * siblings through the cluster primary over IPC instead, so the processes of one host keep
+ * serving each other's events; other hosts miss them until Redis is back, when cross-host
+ * delivery resumes by itself. (A write that was given up on but lands late reaches siblings
+ * twice; the web app keys events by id.) Revocations missed meanwhile are caught by the
+ * periodic session recheck (event bridge).
  */
 export async function resilientStreamsAdapter(client: Redis, options: Parameters<typeof createAdapter>[1]): Promise<AdapterFactory> {
   // Loaded only with REDIS_URL, like the Redis client.
@@ -40,6 +58,11 @@ export async function resilientStreamsAdapter(client: Redis, options: Parameters
       );
     });
   };
+  const relayToSiblings = (nsp: string, message: unknown) => {
+    const typed = message as AdapterRelay['message'];
+    if (!process.send || !RELAYED_TYPES.has(typed.type)) return;
+    process.send({ type: 'luxemotors:adapter-relay', nsp, message: typed } satisfies AdapterRelay);
+  };
   // Socket.IO calls the factory with `new`, so it must be a function, not an arrow.
   return function adapterFor(namespace: Parameters<AdapterFactory>[0]) {
     const adapter = create(namespace);
@@ -48,7 +71,24 @@ export async function resilientStreamsAdapter(client: Redis, options: Parameters
     const publishResponse = redisBacked.doPublishResponse.bind(adapter);
     const persist = redisBacked.persistSession.bind(adapter);
     const restore = redisBacked.restoreSession.bind(adapter);
-    redisBacked.doPublish = (message) => whileConnected(() => publish(message));
+    redisBacked.doPublish = (message) =>
+      whileConnected(() => publish(message)).catch((error: unknown) => {
+        relayToSiblings(namespace.name, message);
+        throw error;
+      });
+    if (process.send) {
+      // From a sibling's relay (through the primary): applied as if read from the stream.
+      const onMessage = (adapter as unknown as { onMessage(message: unknown): void }).onMessage.bind(adapter);
+      const listener = (relay: unknown) => {
+        if (isAdapterRelay(relay) && relay.nsp === namespace.name) onMessage(relay.message);
+      };
+      process.on('message', listener);
+      const close = adapter.close?.bind(adapter);
+      adapter.close = () => {
+        process.off('message', listener);
+        return close?.();
+      };
+    }
     redisBacked.doPublishResponse = (requester, response) => whileConnected(() => publishResponse(requester, response));
     redisBacked.persistSession = (session) => {
       if (client.status === 'ready') persist(session);
