@@ -1,6 +1,6 @@
 # Production image: the web app and the server are built ahead of time; the image runs the
 # compiled JavaScript with plain node and holds no TypeScript source and no development tool.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -10,7 +10,7 @@ COPY . .
 # dependency so that `npm start` can build a fresh clone, and this image holds the build.
 RUN npm run build && npm prune --omit=dev && rm -rf node_modules/esbuild node_modules/@esbuild
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
 WORKDIR /app
 # Only what runs: package.json marks the project root the server finds its files from.
