@@ -7,7 +7,8 @@ import { createUser, type SignedInUser } from './helpers/users.ts';
 /**
  * Every route of the OpenAPI document, every method, with generated input: bodies that follow
  * the schema and bodies that don't (wrong types, huge and negative numbers, NaN-like strings,
- * NUL and control characters, 100 KB strings, deep nesting, unicode, duplicate keys), odd path
+ * NUL and control characters, 100 KB strings, nesting up to 12,000 levels, prototype keys, long
+ * keys, arrays of 25,000 items, unicode, duplicate keys), odd path
  * ids and queries, and wrong content types, as a visitor and signed in as a buyer and as a
  * seller. It passes only when no answer is a 5xx and every error has the contract's shape.
  */
@@ -120,6 +121,19 @@ function fromSchema(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unk
   }
 }
 
+/**
+ * JSON texts shaped to hurt a server rather than to fail validation: nesting thousands of levels
+ * deep (built as text: the server must not recurse through it), prototype keys, property names
+ * of kilobytes, arrays of tens of thousands of items.
+ */
+const hostileShape = fc.oneof(
+  fc.integer({ min: 1_000, max: 12_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+  fc.integer({ min: 1_000, max: 12_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
+  fc.constantFrom('{"__proto__":{"isAdmin":true}}', '{"constructor":{"prototype":{"isAdmin":true}}}', '{"a":{"__proto__":{"b":1}}}'),
+  fc.integer({ min: 201, max: 5_000 }).map((length) => `{"${'k'.repeat(length)}":1}`),
+  fc.integer({ min: 1_001, max: 25_000 }).map((items) => `{"items":[${'0,'.repeat(items - 1)}0]}`),
+);
+
 /** A JSON text with one key twice (the last wins in JSON.parse). */
 const duplicateKeys = fc.tuple(fc.string({ maxLength: 10 }), junk, junk).map(([key, a, b]) => `{"${key.replace(/["\\]/g, '')}":${JSON.stringify(a) ?? 'null'},"${key.replace(/["\\]/g, '')}":${JSON.stringify(b) ?? 'null'}}`);
 
@@ -150,6 +164,7 @@ function requestFor(operation: Operation) {
     { weight: 5, arbitrary: operation.body ? fromSchema(operation.body).map((v) => ({ kind: 'json' as const, text: JSON.stringify(v) ?? 'null' })) : fc.constant({ kind: 'none' as const, text: '' }) },
     { weight: 2, arbitrary: junk.map((v) => ({ kind: 'json' as const, text: JSON.stringify(v) ?? 'null' })) },
     { weight: 1, arbitrary: duplicateKeys.map((text) => ({ kind: 'json' as const, text })) },
+    { weight: 1, arbitrary: hostileShape.map((text) => ({ kind: 'json' as const, text })) },
     { weight: 1, arbitrary: fc.constantFrom('{', '{"a":', 'nul', '[1,2', '"unterminated', '\u0000').map((text) => ({ kind: 'json' as const, text })) },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=zz', 'application/json; charset=latin1', 'image/png'), fc.string({ maxLength: 200 })).map(([type, text]) => ({ kind: 'other' as const, type, text })) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2_000 }).map((bytes) => ({ kind: 'multipart' as const, bytes })) },
