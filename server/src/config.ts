@@ -55,6 +55,11 @@ export interface AppConfig {
   webConcurrencyNote: string | null;
   socketBacklog: SocketBacklogLimits;
   /**
+   * `websocket` only: no HTTP long-polling, so a plain load balancer without sticky sessions can
+   * spread connections over nodes (clients that cannot open a WebSocket are then refused).
+   */
+  socketTransports: ('websocket' | 'polling')[];
+  /**
    * How often each process checks that the sessions behind its open sockets are still signed in.
    * Revocations reach sockets at once through Redis; this catches any sent while it was away.
    */
@@ -242,6 +247,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const { webConcurrency, webConcurrencyNote } = processCount(text('WEB_CONCURRENCY'), { cores, databaseUrl, redisUrl }, problems);
   // One core stays free for the event loop; the rest is shared by the server's processes.
   const photoConcurrency = integer('PHOTO_CONCURRENCY', Math.max(1, Math.round((cores - 1) / webConcurrency)), 1, 64);
+  const transportsSetting = text('SOCKET_TRANSPORTS') ?? 'websocket,polling';
+  const socketTransports = transportsSetting.split(',').map((t) => t.trim());
+  if (socketTransports.length === 0 || !socketTransports.every((t): t is 'websocket' | 'polling' => t === 'websocket' || t === 'polling')) {
+    problems.push(`SOCKET_TRANSPORTS must be "websocket" or "websocket,polling" (got "${transportsSetting}")`);
+  }
   const socketBacklog: SocketBacklogLimits = {
     maxBytes: integer('SOCKET_MAX_BACKLOG_KB', 1_024, 0, 1_048_576) * 1024,
     maxMessages: integer('SOCKET_MAX_BACKLOG_MESSAGES', 1_000, 0, 1_000_000),
@@ -295,6 +305,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webConcurrency,
     webConcurrencyNote,
     socketBacklog,
+    socketTransports: socketTransports as ('websocket' | 'polling')[],
     sessionRecheckSeconds,
   };
 }

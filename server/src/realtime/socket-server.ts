@@ -61,6 +61,7 @@ export default fp(
 
     const io: AppServer = new Server(app.server, {
       serveClient: false,
+      transports: config.socketTransports,
       maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
       pingInterval: 20_000,
       pingTimeout: 20_000,
