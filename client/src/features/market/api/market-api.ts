@@ -1,0 +1,40 @@
+import { api } from '../../../lib/api-client.ts';
+import type { Pagination, PricePoint, SavedSearch, SoldResult } from '@common/api-types.ts';
+import type { SavedSearchAlerts } from '@common/market-data.ts';
+import type { SavedSearchQuery } from '@common/schemas/discovery.ts';
+
+/** Saved searches, their unsubscribe link, price history and sold results (contract §"Discovery and market data"). */
+
+export interface NewSavedSearch {
+  name: string;
+  query: SavedSearchQuery;
+  alerts: SavedSearchAlerts;
+}
+
+export const createSavedSearch = (body: NewSavedSearch) => api.post<SavedSearch>('/api/saved-searches', body);
+
+export const getSavedSearches = async (signal?: AbortSignal) =>
+  (await api.get<{ searches: SavedSearch[] }>('/api/saved-searches', { signal })).searches;
+
+export const setSearchAlerts = (id: number, alerts: SavedSearchAlerts) => api.patch<SavedSearch>(`/api/saved-searches/${id}`, { alerts });
+
+export const deleteSavedSearch = (id: number) => api.delete<{ id: number; deleted: boolean }>(`/api/saved-searches/${id}`);
+
+export const unsubscribeAlerts = (token: string) => api.post<{ name: string }>('/api/saved-searches/unsubscribe', { token });
+
+export const getPriceHistory = async (carId: number, signal?: AbortSignal) =>
+  (await api.get<{ points: PricePoint[] }>(`/api/cars/${carId}/price-history`, { signal })).points;
+
+export interface ResultsQuery {
+  make: string;
+  model: string;
+  page: number;
+}
+
+export const RESULTS_PAGE_SIZE = 20;
+
+export const getResults = (query: ResultsQuery, signal?: AbortSignal) =>
+  api.get<{ results: SoldResult[]; pagination: Pagination }>('/api/results', {
+    query: { make: query.make || undefined, model: query.model || undefined, page: query.page, limit: RESULTS_PAGE_SIZE },
+    signal,
+  });

@@ -1,0 +1,68 @@
+import { formatUsd } from '@common/pricing.ts';
+import type { PricePoint } from '@common/api-types.ts';
+import { useResource } from '../../../lib/use-resource.ts';
+import { getPriceHistory } from '../api/market-api.ts';
+import { chartGeometry, formatDay, priceDropSentence } from '../lib/price-history.ts';
+import './market.css';
+
+const WIDTH = 320;
+const HEIGHT = 96;
+const PAD = 8;
+
+/** The chart itself: a step line of the prices, described by a visually hidden table of them. */
+export function PriceHistoryChart({ points }: { points: readonly PricePoint[] }) {
+  const geometry = chartGeometry(points, WIDTH, HEIGHT, PAD);
+  const drop = priceDropSentence(points);
+  const first = points[0];
+  const last = points[points.length - 1];
+  return (
+    <section className="card price-history" aria-labelledby="price-history-title" data-testid="price-history">
+      <div className="split-row">
+        <h2 id="price-history-title" className="caps-label">
+          Price history
+        </h2>
+        {first && <p className="muted price-history__since">{`Since ${formatDay(first.at)}`}</p>}
+      </div>
+      {drop && (
+        <p className="price-history__drop" data-testid="price-drop">
+          {drop}
+        </p>
+      )}
+      <svg className="price-history__chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
+        <polyline className="price-history__line" points={geometry.line} vectorEffect="non-scaling-stroke" />
+        {geometry.dots.map((dot, i) => (
+          <circle key={i} className="price-history__dot" cx={dot.x} cy={dot.y} r={3} vectorEffect="non-scaling-stroke" />
+        ))}
+      </svg>
+      <div className="split-row price-history__range muted" aria-hidden="true">
+        <span>{`Low ${formatUsd(geometry.low)}`}</span>
+        {last && <span>{`Now ${formatUsd(last.price)}`}</span>}
+        <span>{`High ${formatUsd(geometry.high)}`}</span>
+      </div>
+      <table className="sr-only">
+        <caption>Asking price by date, oldest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Price</th>
+          </tr>
+        </thead>
+        <tbody>
+          {points.map((point) => (
+            <tr key={`${point.at}-${point.price}`}>
+              <td>{formatDay(point.at)}</td>
+              <td>{formatUsd(point.price)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** A car's price history, on its page: nothing until there is more than one price to compare. */
+export function PriceHistory({ carId }: { carId: number }) {
+  const { resource } = useResource(`price-history:${carId}`, (signal) => getPriceHistory(carId, signal));
+  if (resource.status !== 'success' || resource.data.length < 2) return null;
+  return <PriceHistoryChart points={resource.data} />;
+}

@@ -1,0 +1,19 @@
+/**
+ * What other features use of market data: the dashboard's saved searches tab, the car page's
+ * price history, and for the listing screen the criteria in its URL and in words, the alert
+ * settings and saving a search.
+ */
+export { SavedSearchesPanel } from './components/saved-searches-panel.tsx';
+export { PriceHistory } from './components/price-history.tsx';
+export { createSavedSearch } from './api/market-api.ts';
+export { ALERT_CHOICES } from './lib/alerts.ts';
+export {
+  FILTER_KEYS,
+  filtersFromParams,
+  hasFilters,
+  pickFilters,
+  suggestedSearchName,
+  writeFilterParams,
+  type FilterCriteria,
+  type FilterKey,
+} from './lib/criteria.ts';
