@@ -7,7 +7,9 @@ import { useCars } from '../hooks/use-cars.ts';
 import { useLiveListing } from '../hooks/use-live-listing.ts';
 import { useListingQuery } from '../hooks/use-listing-query.ts';
 import { listingCountText } from '../lib/format.ts';
+import { pickFilters, writeFilterParams } from '../../market/index.ts';
 import { CarCard } from './car-card.tsx';
+import { FilterPanel } from './filter-panel.tsx';
 import { ListingSearch } from './listing-search.tsx';
 import { ListingToolbar } from './listing-toolbar.tsx';
 import { Pager } from './pager.tsx';
@@ -95,6 +97,13 @@ export function ListingsScreen() {
           sort={query.sort}
           onFilterChange={(filter) => update({ type: 'filter', filter })}
           onSortChange={(sort) => update({ type: 'sort', sort })}
+        />
+
+        <FilterPanel
+          key={writeFilterParams(pickFilters(query), new URLSearchParams()).toString()}
+          query={query}
+          onApply={(criteria) => update({ type: 'criteria', criteria })}
+          onClear={() => update({ type: 'clear-criteria' })}
         />
 
         <div className="listings__results">

@@ -31,15 +31,15 @@ function remember(key: string, page: CarsPage): void {
  * and a result is only shown for the request that produced it, so stale answers never win.
  */
 export function useCars(query: ListingQuery): { result: CarsResult; retry: () => void } {
-  const { search, filter, sort, page } = query;
   const [attempt, setAttempt] = useState(0);
-  const queryKey = buildQueryString(toApiQuery({ search, filter, sort, page }));
+  // The API query in words stands for the whole query (criteria included).
+  const queryKey = buildQueryString(toApiQuery(query));
   const requestKey = `${queryKey}#${attempt}`;
   const [settled, setSettled] = useState<{ key: string; result: CarsResult } | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
-    getCars({ search, filter, sort, page }, controller.signal)
+    getCars(query, controller.signal)
       .then((data) => {
         if (!data || !Array.isArray(data.cars) || !data.pagination) {
           throw new Error('Unexpected listing response');
@@ -55,7 +55,9 @@ export function useCars(query: ListingQuery): { result: CarsResult; retry: () =>
         setSettled({ key: requestKey, result: { status: 'error', message } });
       });
     return () => controller.abort();
-  }, [requestKey, queryKey, search, filter, sort, page]);
+    // `query` is deliberately not a dependency: `queryKey` stands for it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [requestKey, queryKey]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   const cached = recentPages.get(queryKey);

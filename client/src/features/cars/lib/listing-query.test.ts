@@ -90,3 +90,26 @@ describe('applyListingChange', () => {
     });
   });
 });
+
+describe('the filter panel in the URL', () => {
+  const filtered = q({ search: 'turbo', make: 'Porsche', model: '911', bodyStyle: 'coupe', minYear: 2015, maxPrice: 150_000, sort: 'year-new', page: 2 });
+
+  it('round-trips the criteria with the rest of the query', () => {
+    const params = toSearchParams(filtered);
+    expect(params.toString()).toBe('search=turbo&make=Porsche&model=911&bodyStyle=coupe&minYear=2015&maxPrice=150000&sort=year-new&page=2');
+    expect(parseListingQuery(params)).toEqual(filtered);
+  });
+
+  it('sends the criteria to the API', () => {
+    expect(buildQueryString(toApiQuery(filtered))).toBe(
+      '?search=turbo&make=Porsche&model=911&bodyStyle=coupe&minYear=2015&maxPrice=150000&sort=year-new&page=2&limit=12',
+    );
+  });
+
+  it('applying criteria replaces the old ones and goes to page 1; clearing them keeps search and sort', () => {
+    const next = applyListingChange(filtered, { type: 'criteria', criteria: { make: 'BMW', minPrice: 50_000 } });
+    expect(toSearchParams(next).toString()).toBe('search=turbo&make=BMW&minPrice=50000&sort=year-new');
+    expect(toSearchParams(applyListingChange(filtered, { type: 'clear-criteria' })).toString()).toBe('search=turbo&sort=year-new');
+    expect(toSearchParams(applyListingChange(filtered, { type: 'clear' })).toString()).toBe('sort=year-new');
+  });
+});

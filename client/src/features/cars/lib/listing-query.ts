@@ -1,8 +1,9 @@
 import type { Query } from '../../../lib/api-client.ts';
+import { FILTER_KEYS, filtersFromParams, pickFilters, writeFilterParams, type FilterCriteria } from '../../market/index.ts';
 
 /**
- * The listing screen's query (search, filter, sort, page) and its two
- * serialisations: the page URL (defaults omitted, shareable) and the API request.
+ * The listing screen's query (search, category, the filter panel's criteria, sort, page) and
+ * its two serialisations: the page URL (defaults omitted, shareable) and the API request.
  */
 
 export const PAGE_SIZE = 12;
@@ -32,11 +33,19 @@ export const SORT_OPTIONS: ReadonlyArray<{ value: ListingSort; label: string }> 
   { value: 'ending-soon', label: 'Ending soon' },
 ];
 
-export interface ListingQuery {
+/** The filter panel's criteria (make, model, body style, year and price ranges) are optional fields: unset means any. */
+export interface ListingQuery extends FilterCriteria {
   search: string;
   filter: ListingFilter;
   sort: ListingSort;
   page: number;
+}
+
+/** The query without the filter panel's criteria. */
+function withoutFilters(query: ListingQuery): ListingQuery {
+  const rest: Record<string, unknown> = { ...query };
+  for (const key of FILTER_KEYS) delete rest[key];
+  return rest as unknown as ListingQuery;
 }
 
 export const DEFAULT_LISTING_QUERY: Readonly<ListingQuery> = {
@@ -50,7 +59,7 @@ function isOneOf<T extends string>(values: readonly T[], value: string | null): 
   return value !== null && (values as readonly string[]).includes(value);
 }
 
-/** Reads the query from the page URL; unknown or malformed values fall back to defaults. */
+/** Reads the query from the page URL; unknown or malformed values fall back to defaults (a bad criterion is dropped). */
 export function parseListingQuery(params: URLSearchParams): ListingQuery {
   const filter = params.get('filter');
   const sort = params.get('sort');
@@ -61,6 +70,7 @@ export function parseListingQuery(params: URLSearchParams): ListingQuery {
     filter: isOneOf(LISTING_FILTERS, filter) ? filter : DEFAULT_LISTING_QUERY.filter,
     sort: isOneOf(LISTING_SORTS, sort) ? sort : DEFAULT_LISTING_QUERY.sort,
     page: Number.isSafeInteger(page) && page >= 1 ? page : DEFAULT_LISTING_QUERY.page,
+    ...filtersFromParams(params),
   };
 }
 
@@ -70,16 +80,18 @@ export function toSearchParams(query: ListingQuery): URLSearchParams {
   const search = query.search.trim();
   if (search) params.set('search', search);
   if (query.filter !== DEFAULT_LISTING_QUERY.filter) params.set('filter', query.filter);
+  writeFilterParams(pickFilters(query), params);
   if (query.sort !== DEFAULT_LISTING_QUERY.sort) params.set('sort', query.sort);
   if (query.page !== DEFAULT_LISTING_QUERY.page) params.set('page', String(query.page));
   return params;
 }
 
-/** The `GET /api/cars` query: always `limit=12`; empty search and `filter=all` are omitted. */
+/** The `GET /api/cars` query: always `limit=12`; empty search, `filter=all` and unset criteria are omitted. */
 export function toApiQuery(query: ListingQuery): Query {
   return {
     search: query.search.trim() || undefined,
     filter: query.filter === 'all' ? undefined : query.filter,
+    ...pickFilters(query),
     sort: query.sort,
     page: query.page,
     limit: PAGE_SIZE,
@@ -91,9 +103,14 @@ export type ListingChange =
   | { type: 'filter'; filter: ListingFilter }
   | { type: 'sort'; sort: ListingSort }
   | { type: 'page'; page: number }
+  | { type: 'criteria'; criteria: FilterCriteria }
+  | { type: 'clear-criteria' }
   | { type: 'clear' };
 
-/** State transitions of spec §4: search, filter and sort go back to page 1; clear keeps the sort. */
+/**
+ * State transitions of spec §4: search, filter, criteria and sort go back to page 1; clear
+ * (the empty state's "Clear Filters") drops search, category and criteria but keeps the sort.
+ */
 export function applyListingChange(query: ListingQuery, change: ListingChange): ListingQuery {
   switch (change.type) {
     case 'search':
@@ -104,7 +121,11 @@ export function applyListingChange(query: ListingQuery, change: ListingChange): 
       return { ...query, sort: change.sort, page: 1 };
     case 'page':
       return { ...query, page: Math.max(1, Math.floor(change.page)) };
+    case 'criteria':
+      return { ...withoutFilters(query), ...pickFilters(change.criteria), page: 1 };
+    case 'clear-criteria':
+      return { ...withoutFilters(query), page: 1 };
     case 'clear':
-      return { ...query, search: '', filter: 'all', page: 1 };
+      return { ...withoutFilters(query), search: '', filter: 'all', page: 1 };
   }
 }
