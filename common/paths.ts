@@ -19,6 +19,8 @@ export const PAGES = {
   testimonials: '/testimonials',
   escrow: '/escrow',
   support: '/support',
+  results: '/results',
+  unsubscribe: '/unsubscribe',
   /** The operator console (staff only): its overview, and each of its sections. */
   admin: '/admin',
   adminSection: '/admin/:section',

@@ -55,6 +55,12 @@ const SupportScreen = lazy(() =>
 const AdminScreen = lazy(() =>
   import('../features/back-office/components/admin-screen.tsx').then((m) => ({ default: m.AdminScreen })),
 );
+const ResultsScreen = lazy(() =>
+  import('../features/market/components/results-screen.tsx').then((m) => ({ default: m.ResultsScreen })),
+);
+const UnsubscribeScreen = lazy(() =>
+  import('../features/market/components/unsubscribe-screen.tsx').then((m) => ({ default: m.UnsubscribeScreen })),
+);
 const NotFoundScreen = lazy(() =>
   import('./routes/not-found.tsx').then((m) => ({ default: m.NotFoundScreen })),
 );
@@ -86,6 +92,8 @@ export const router = createBrowserRouter([
           { path: PAGES.testimonials, element: <TestimonialsScreen /> },
           { path: PAGES.escrow, element: <EscrowScreen /> },
           { path: PAGES.support, element: <SupportScreen /> },
+          { path: PAGES.results, element: <ResultsScreen /> },
+          { path: PAGES.unsubscribe, element: <UnsubscribeScreen /> },
           { path: PAGES.admin, element: <AdminScreen /> },
           { path: PAGES.adminSection, element: <AdminScreen /> },
           { path: '*', element: <NotFoundScreen /> },

@@ -1,3 +1,5 @@
+import { Link } from 'react-router-dom';
+import { PAGES } from '@common/paths.ts';
 import { Emblem } from '../components/ui/icons.tsx';
 import './site-footer.css';
 
@@ -28,6 +30,9 @@ export function SiteFooter() {
           <p className="caps-label site-footer__heading">Buy with confidence</p>
           <p>Escrow-protected payments</p>
           <p>7-day money-back guarantee</p>
+          <p>
+            <Link to={PAGES.results}>Sold results: what cars sold for</Link>
+          </p>
         </div>
       </div>
       <div className="container site-footer__legal">

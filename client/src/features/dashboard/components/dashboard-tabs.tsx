@@ -8,6 +8,7 @@ import { MyListingsPanel } from './my-listings-panel.tsx';
 import { OrdersPanel } from './orders-panel.tsx';
 import { SettingsPanel } from './settings-panel.tsx';
 import { WatchlistPanel } from './watchlist-panel.tsx';
+import { SavedSearchesPanel } from '../../market/index.ts';
 
 export const DASHBOARD_TABS = [
   { id: 'activity', label: 'Recent Activity' },
@@ -16,6 +17,7 @@ export const DASHBOARD_TABS = [
   { id: 'messages', label: 'Messages' },
   { id: 'orders', label: 'Orders' },
   { id: 'listings', label: 'My Listings' },
+  { id: 'searches', label: 'Saved searches' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 
@@ -56,6 +58,8 @@ export function DashboardTabs({
               return <OrdersPanel userId={userId} />;
             case 'listings':
               return <MyListingsPanel userId={userId} />;
+            case 'searches':
+              return <SavedSearchesPanel />;
             case 'settings':
               return <SettingsPanel onEditProfile={onEditProfile} />;
           }
