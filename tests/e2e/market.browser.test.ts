@@ -1,0 +1,272 @@
+/**
+ * Market data screens in a real browser against the real server (contract §"Discovery and market
+ * data (v3)"): the listing's filter panel whose state lives in the URL, saving a search from it,
+ * the alert email whose link opens the car, one-click unsubscribing from that email, the sold
+ * results page and the car page's price history. Screenshots go to /tmp/market-*.png.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import type { SavedSearch } from '@common/api-types.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, usd, type Viewport } from '../helpers/browser.ts';
+import { PATH_TO, orderApi } from '../helpers/escrow.ts';
+import { TestMailbox, type ReceivedMail } from '../helpers/smtp.ts';
+import { waitUntil } from '../helpers/sockets.ts';
+import { createUser, type SignedInUser } from '../helpers/users.ts';
+
+const SETTLE = { timeout: 15_000 };
+
+let mailbox: TestMailbox;
+let browser: Browser;
+let t: TestApp;
+let base: string;
+const tabs = new Tabs(() => browser, { timeout: 20_000 });
+
+beforeAll(async () => {
+  mailbox = new TestMailbox();
+  ({ browser, t, base } = await startBrowserApp({ SMTP_URL: await mailbox.start(), ALERT_MATCH_DELAY_SECONDS: '1', JOB_POLL_SECONDS: '0.5' }));
+});
+afterAll(async () => {
+  await closeBrowserApp({ tabs, browser, t });
+  await mailbox?.stop();
+});
+
+const openTab = (user: SignedInUser | null, viewport: Viewport = DESKTOP) => tabs.open(user, { viewport });
+const shot = (target: Page | Locator, name: string) => target.screenshot({ path: `/tmp/market-${name}.png`, animations: 'disabled' });
+
+const call = (method: 'GET' | 'POST', url: string, user?: SignedInUser, payload?: object) =>
+  t.app.inject({ method, url, ...(payload !== undefined ? { payload } : {}), headers: user ? user.auth : {} });
+
+async function listCar(seller: SignedInUser, fields: { make: string; model: string; year: number; price: number }) {
+  const res = await call('POST', '/api/cars', seller, {
+    ...fields,
+    mileage: 8_200,
+    condition: 'Excellent',
+    location: 'Denver, CO',
+    description: 'Listed by the market data browser test.',
+    features: [],
+    bodyStyle: 'coupe',
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().data as { id: number; price: number };
+}
+
+const panel = (page: Page) => page.getByTestId('filter-panel');
+const field = (page: Page, label: string) => panel(page).getByLabel(label, { exact: true });
+const params = (page: Page) => Object.fromEntries(new URL(page.url()).searchParams);
+async function settled(page: Page) {
+  await page.getByTestId('car-card').first().or(page.getByText('No vehicles found matching your criteria')).waitFor();
+  await expect.poll(() => page.getByText('Loading vehicles...').count(), SETTLE).toBe(0);
+}
+
+describe('saved search from the filter panel, its alert and its unsubscribe link', () => {
+  const model = `Carrera E2E${Date.now() % 100_000}`;
+  const searchName = `Porsche ${model} from 2015 under $150,000`;
+  let buyer: SignedInUser;
+  let alert: ReceivedMail;
+  let carId: number;
+
+  it('keeps the filters in the URL through reload, Back and Forward, saves the search, and its alert email opens the car', async () => {
+    buyer = await createUser(t, { name: 'Hana Hunter' });
+    const tab = await openTab(buyer);
+    const { page } = tab;
+    await page.goto(`${base}/`);
+    await settled(page);
+
+    // First only the make: the sample Porsches remain.
+    await field(page, 'Make').fill('Porsche');
+    await panel(page).getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => params(page), SETTLE).toEqual({ make: 'Porsche' });
+    await settled(page);
+    const titles = await page.getByTestId('car-card').locator('h3').allTextContents();
+    expect(titles.length).toBeGreaterThan(0);
+    for (const title of titles) expect(title).toContain('Porsche');
+    await shot(panel(page), 'filter-panel-desktop');
+
+    // Live checks in the API's words: an upside-down year range is refused before it is sent.
+    await field(page, 'Year from').fill('2015');
+    await field(page, 'Year to').fill('2010');
+    await expect.poll(() => panel(page).getByText('The highest year must not be below the lowest').count(), SETTLE).toBe(1);
+    expect(await field(page, 'Year to').getAttribute('aria-invalid')).toBe('true');
+    await field(page, 'Price to').fill('lots');
+    await expect.poll(() => panel(page).getByText('Price to must be a whole number').count(), SETTLE).toBe(1);
+    await panel(page).getByRole('button', { name: 'Apply filters' }).click();
+    expect(params(page)).toEqual({ make: 'Porsche' });
+    await shot(panel(page), 'filter-panel-errors');
+
+    await field(page, 'Year to').fill('');
+    await field(page, 'Price to').fill('$150,000');
+    await field(page, 'Model').fill(model);
+    await panel(page).getByRole('button', { name: 'Apply filters' }).click();
+    const wanted = { make: 'Porsche', model, minYear: '2015', maxPrice: '150000' };
+    await expect.poll(() => params(page), SETTLE).toEqual(wanted);
+    await settled(page);
+    await page.getByText('No vehicles found matching your criteria').waitFor();
+
+    await page.reload();
+    await settled(page);
+    expect(params(page)).toEqual(wanted);
+    expect(await field(page, 'Model').inputValue()).toBe(model);
+    expect(await field(page, 'Price to').inputValue()).toBe('150000');
+
+    await page.goBack();
+    await expect.poll(() => params(page), SETTLE).toEqual({ make: 'Porsche' });
+    await expect.poll(() => field(page, 'Model').inputValue(), SETTLE).toBe('');
+    await page.goForward();
+    await expect.poll(() => params(page), SETTLE).toEqual(wanted);
+    await expect.poll(() => field(page, 'Model').inputValue(), SETTLE).toBe(model);
+
+    // Save it: the name comes from the filters; instant alerts.
+    await panel(page).getByRole('button', { name: 'Save this search' }).click();
+    const dialog = page.getByTestId('save-search-dialog');
+    await dialog.getByRole('heading', { name: 'Save this search' }).waitFor();
+    expect(await dialog.getByLabel('Name').inputValue()).toBe(searchName);
+    await dialog.getByRole('radio', { name: /Instant/ }).check();
+    await shot(page, 'save-dialog-desktop');
+    await dialog.getByRole('button', { name: 'Save search' }).click();
+    await expect.poll(() => page.getByTestId('search-saved').textContent(), SETTLE).toContain(`Saved "${searchName}"`);
+    const searches = (await call('GET', '/api/saved-searches', buyer)).json().data.searches as SavedSearch[];
+    expect(searches).toMatchObject([{ name: searchName, alerts: 'instant', query: { make: 'Porsche', model, minYear: 2015, maxPrice: 150_000 } }]);
+
+    // A seller lists a matching car: the alert email links to it, and the link opens its page.
+    const seller = await createUser(t);
+    carId = (await listCar(seller, { make: 'Porsche', model, year: 2019, price: 139_000 })).id;
+    alert = await mailbox.waitFor((m) => m.to.includes(buyer.email), 30_000);
+    const carLink = alert.links.find((l) => new URL(l).pathname === `/car/${carId}`);
+    expect(carLink, alert.body).toBeDefined();
+    await page.goto(carLink!);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), SETTLE).toContain(`2019 Porsche ${model}`);
+    expectNoUnexpectedErrors(tab);
+  }, 120_000);
+
+  it('turns the search\'s alerts off with one press on the email\'s unsubscribe page, and the dashboard tab shows it', async () => {
+    const link = alert.links.find((l) => new URL(l).pathname === '/unsubscribe');
+    expect(link, alert.body).toBeDefined();
+    const visitor = await openTab(null);
+    await visitor.page.goto(link!);
+    await visitor.page.getByRole('button', { name: 'Turn off alerts' }).waitFor();
+    // Opening the page (what a mail scanner does) changes nothing.
+    const before = (await call('GET', '/api/saved-searches', buyer)).json().data.searches as SavedSearch[];
+    expect(before[0]!.alerts).toBe('instant');
+    await visitor.page.getByRole('button', { name: 'Turn off alerts' }).click();
+    await expect.poll(() => visitor.page.getByTestId('unsubscribe-done').textContent(), SETTLE).toBe(`Alerts for "${searchName}" are off`);
+    await shot(visitor.page, 'unsubscribed');
+    const after = (await call('GET', '/api/saved-searches', buyer)).json().data.searches as SavedSearch[];
+    expect(after[0]!.alerts).toBe('off');
+
+    // A token that was tampered with: the server's refusal is shown, nothing changes.
+    await visitor.page.goto(`${base}/unsubscribe?token=forged`);
+    await visitor.page.getByRole('button', { name: 'Turn off alerts' }).click();
+    await visitor.page.getByRole('alert').waitFor();
+    expectNoUnexpectedErrors(visitor, /400|Bad Request/);
+
+    const tab = await openTab(buyer);
+    await tab.page.goto(`${base}/dashboard?tab=searches`);
+    const row = tab.page.getByTestId('saved-search');
+    await row.first().waitFor();
+    expect(await row.count()).toBe(1);
+    expect(await row.getByText(searchName, { exact: true }).count()).toBe(1);
+    expect(await row.getByLabel('Alerts').inputValue()).toBe('off');
+    // Changed in place, kept by the server.
+    await row.getByLabel('Alerts').selectOption('daily');
+    await waitUntil(async () => ((await call('GET', '/api/saved-searches', buyer)).json().data.searches as SavedSearch[])[0]!.alerts === 'daily', 10_000, 'daily');
+    await shot(tab.page, 'dashboard-searches');
+    // Run opens the listing with the search's filters.
+    await row.getByRole('link', { name: `Run ${searchName}` }).click();
+    await expect.poll(() => params(tab.page), SETTLE).toEqual({ make: 'Porsche', model, minYear: '2015', maxPrice: '150000' });
+    await settled(tab.page);
+    expect(await tab.page.getByTestId('car-card').locator('h3').allTextContents()).toEqual([`2019 Porsche ${model}`]);
+    // Delete, after confirming.
+    await tab.page.goto(`${base}/dashboard?tab=searches`);
+    await tab.page.getByRole('button', { name: `Delete ${searchName}` }).click();
+    await tab.page.getByTestId('delete-search-dialog').getByRole('button', { name: 'Delete search' }).click();
+    await tab.page.getByText('No saved searches yet').waitFor();
+    expect((await call('GET', '/api/saved-searches', buyer)).json().data.searches).toEqual([]);
+    expectNoUnexpectedErrors(tab);
+  }, 60_000);
+
+  it('fits a phone: the filter panel and the save dialog', async () => {
+    const tab = await openTab(buyer, PHONE);
+    await tab.page.goto(`${base}/?make=Porsche&minYear=2015&maxPrice=150000`);
+    await settled(tab.page);
+    await panel(tab.page).scrollIntoViewIfNeeded();
+    await shot(panel(tab.page), 'filter-panel-phone');
+    await expectNoHorizontalScroll(tab.page);
+    await panel(tab.page).getByRole('button', { name: 'Save this search' }).click();
+    const dialog = tab.page.getByTestId('save-search-dialog');
+    expect(await dialog.getByLabel('Name').inputValue()).toBe('Porsche from 2015 under $150,000');
+    await shot(tab.page, 'save-dialog-phone');
+    // The 21st search: the dialog says so in its words.
+    const kept = ((await call('GET', '/api/saved-searches', buyer)).json().data.searches as SavedSearch[]).length;
+    for (let i = kept; i < 20; i += 1) expect((await call('POST', '/api/saved-searches', buyer, { name: `Search ${i}`, query: { minYear: 2000 + i }, alerts: 'off' })).statusCode).toBe(201);
+    await dialog.getByRole('button', { name: 'Save search' }).click();
+    await expect.poll(() => dialog.getByTestId('save-search-error').textContent(), SETTLE).toContain('You already keep 20 saved searches');
+    expectNoUnexpectedErrors(tab, /409|Conflict/);
+  }, 60_000);
+});
+
+describe('sold results and price history', () => {
+  it('lists a released sale on /results, filtered by make in the URL', async () => {
+    const [buyer, seller] = await Promise.all([createUser(t), createUser(t)]);
+    const make = `Soldmake${Date.now() % 100_000}`;
+    const car = await listCar(seller, { make, model: 'GT3 Touring', year: 2021, price: 162_500 });
+    const api = orderApi(t);
+    const order = (await api.place(buyer, car)).json().data;
+    // To inspection as the escrow tests go, then the buyer accepts: the order is released.
+    for (const step of [...PATH_TO.inspection!, { action: 'accept', by: 'buyer' as const }]) {
+      const res = await api.act(step.by === 'buyer' ? buyer : seller, order.id, step.action, 'body' in step ? step.body : {});
+      expect(res.statusCode, `${step.action}: ${res.body}`).toBe(200);
+    }
+    await waitUntil(async () => (await api.get(buyer, order.id)).json().data.status === 'released', 15_000, 'released');
+
+    for (const viewport of [DESKTOP, PHONE]) {
+      const tab = await openTab(null, viewport);
+      await tab.page.goto(`${base}/results`);
+      await tab.page.getByLabel('Make').fill(make);
+      await tab.page.getByRole('button', { name: 'Show results' }).click();
+      await expect.poll(() => params(tab.page), SETTLE).toEqual({ make });
+      const row = tab.page.getByTestId('sold-result');
+      await expect.poll(() => row.count(), SETTLE).toBe(1);
+      const text = await row.innerText();
+      for (const part of [`2021 ${make} GT3 Touring`, '8,200 mi', usd(162_500), 'Bought at the asking price']) expect(text).toContain(part);
+      await tab.page.reload();
+      await expect.poll(() => row.count(), SETTLE).toBe(1);
+      expect(await tab.page.getByLabel('Make').inputValue()).toBe(make);
+      if (viewport === PHONE) await expectNoHorizontalScroll(tab.page);
+      // Unfiltered, for the look of a longer page.
+      await tab.page.goto(`${base}/results`);
+      await row.first().waitFor();
+      await shot(tab.page, `results-${viewport === PHONE ? 'phone' : 'desktop'}`);
+      expectNoUnexpectedErrors(tab);
+    }
+  }, 60_000);
+
+  it('shows the price history with its last drop on a sample car cut in price, and no chart for one price', async () => {
+    const all = (await call('GET', '/api/cars?limit=50')).json().data.cars as { id: number }[];
+    const histories = await Promise.all(all.map(async (c) => ({ id: c.id, points: (await call('GET', `/api/cars/${c.id}/price-history`)).json().data.points as { price: number }[] })));
+    const cut = histories.find((h) => h.points.length === 2 && h.points[1]!.price < h.points[0]!.price);
+    const single = histories.find((h) => h.points.length === 1);
+    expect(cut, 'a seeded car with a price cut').toBeDefined();
+    for (const viewport of [DESKTOP, PHONE]) {
+      const tab = await openTab(null, viewport);
+      await tab.page.goto(`${base}/car/${cut!.id}`);
+      const chart = tab.page.getByTestId('price-history');
+      await chart.waitFor();
+      const drop = cut!.points[0]!.price - cut!.points[1]!.price;
+      expect(await chart.getByTestId('price-drop').textContent()).toMatch(new RegExp(`^Price dropped ${usd(drop).replace('$', '\\$')} on [A-Z][a-z]{2} \\d{1,2}, \\d{4}$`));
+      // The chart is described by a table of the prices for screen readers.
+      expect(await chart.getByRole('table').getByRole('row').count()).toBe(3);
+      await chart.scrollIntoViewIfNeeded();
+      await shot(chart, `chart-${viewport === PHONE ? 'phone' : 'desktop'}`);
+      if (viewport === DESKTOP) await shot(tab.page, 'car-page-with-chart');
+      expectNoUnexpectedErrors(tab);
+    }
+    if (single) {
+      const tab = await openTab(null);
+      await tab.page.goto(`${base}/car/${single.id}`);
+      await tab.page.getByRole('heading', { level: 1 }).waitFor();
+      await tab.page.waitForLoadState('networkidle');
+      expect(await tab.page.getByTestId('price-history').count()).toBe(0);
+    }
+  }, 60_000);
+});
