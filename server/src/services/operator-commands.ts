@@ -1,5 +1,7 @@
+import { isAbsolute } from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { Executor } from '../../../db/client.ts';
+import { describeBackup, writeBackup } from '../../../db/backup.ts';
+import type { Database, Executor } from '../../../db/client.ts';
 import { users } from '../../../db/schema/index.ts';
 import { OPERATOR_ACTIONS, type OperatorAction } from '@common/order-lifecycle.ts';
 import type { OrderWithEvents } from '@common/api-types.ts';
@@ -19,7 +21,9 @@ export type OperatorCommand =
   | { command: 'resolve'; orderId: number; decision: OperatorAction; note: string }
   | { command: 'grant'; email: string; role: 'operator' | 'admin' }
   | { command: 'revoke'; email: string }
-  | { command: 'audit-verify' };
+  | { command: 'audit-verify' }
+  /** `npm run backup -- <file>`: the server writes the snapshot (the embedded database is its own). */
+  | { command: 'backup'; file: string };
 
 export type OperatorReply = { ok: true; text: string } | { ok: false; error: string; code: string };
 
@@ -89,6 +93,10 @@ export async function runOperatorCommand(desk: OperatorDesk, command: OperatorCo
         const check = await verifyAuditChain(desk.db);
         if (check.ok) return { ok: true, text: `Audit log intact: ${check.count} entries, each matching its hash and chained to the one before.` };
         return { ok: false, error: `Audit entry #${check.entryId} ${check.problem}. ${check.count} entries before it match.`, code: 'AUDIT_CHAIN_BROKEN' };
+      }
+      case 'backup': {
+        if (!isAbsolute(command.file)) return { ok: false, error: 'The backup file must be an absolute path.', code: 'BAD_REQUEST' };
+        return { ok: true, text: describeBackup(await writeBackup(desk.db as Database, command.file)) };
       }
     }
   } catch (error) {
