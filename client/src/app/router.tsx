@@ -41,6 +41,9 @@ const EditListingScreen = lazy(() =>
 const OrderScreen = lazy(() =>
   import('../features/orders/components/order-screen.tsx').then((m) => ({ default: m.OrderScreen })),
 );
+const OfferScreen = lazy(() =>
+  import('../features/offers/components/offer-screen.tsx').then((m) => ({ default: m.OfferScreen })),
+);
 const TestimonialsScreen = lazy(() =>
   import('../features/testimonials/components/testimonials-screen.tsx').then((m) => ({
     default: m.TestimonialsScreen,
@@ -84,6 +87,7 @@ export const router = createBrowserRouter([
           { path: PAGES.register, element: <RegisterScreen /> },
           { path: PAGES.dashboard, element: <DashboardScreen /> },
           { path: PAGES.order, element: <OrderScreen /> },
+          { path: PAGES.offer, element: <OfferScreen /> },
           { path: PAGES.sell, element: <SellScreen /> },
           { path: PAGES.editListing, element: <EditListingScreen /> },
           { path: PAGES.verifyEmail, element: <VerifyEmailScreen /> },

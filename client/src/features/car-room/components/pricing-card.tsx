@@ -12,6 +12,7 @@ import { useNow } from '../../../lib/use-now.ts';
 import { getValuation, type Bid, type CarDetail, type Order, type Valuation } from '../api/car-room-api.ts';
 import { WatchButton } from '../../../components/watch-button.tsx';
 import { BuyWithEscrow } from '../../escrow/index.ts';
+import { CarOfferEntry } from '../../offers/index.ts';
 import { carStatusNotice } from '../lib/car-status.ts';
 import type { AuctionView } from '../stores/car-room-merge.ts';
 import { recordPlacedOrder, syncRoom } from '../stores/car-room-store.ts';
@@ -165,6 +166,15 @@ export function PricingCard({
           showTrigger={!buyingAlready}
           onPlaced={recordPlacedOrder}
           onStale={() => void syncRoom(detail.id)}
+        />
+      )}
+      {userId !== null && (
+        <CarOfferEntry
+          userId={userId}
+          ownCar={ownCar}
+          // Offers: on a fixed-price car for sale, or on an auction that closed below its reserve.
+          takesOffers={auction ? detail.auction?.outcome === 'reserve_not_met' : !notice && !buyingAlready}
+          car={{ id: detail.id, title, price: detail.price, isAuction: auction !== null }}
         />
       )}
       {!ownCar && <WatchButton carId={detail.id} carTitle={title} variant="full" />}

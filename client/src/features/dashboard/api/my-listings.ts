@@ -9,6 +9,8 @@ export type MyListing = CarListItem & {
   openOrderId: number | null;
   /** People watching the car. */
   watchers: number;
+  /** The auction's runner-up the seller may offer the car to now (the winner's order was cancelled), else null. */
+  secondChance?: { buyerName: string; amount: number } | null;
 };
 
 export type { Bid, OrderWithEvents } from '@common/api-types.ts';

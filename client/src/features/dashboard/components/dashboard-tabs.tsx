@@ -5,6 +5,7 @@ import { ActivityPanel } from './activity-panel.tsx';
 import { BidsPanel } from './bids-panel.tsx';
 import { MessagesPanel } from './messages-panel.tsx';
 import { MyListingsPanel } from './my-listings-panel.tsx';
+import { OffersPanel } from './offers-panel.tsx';
 import { OrdersPanel } from './orders-panel.tsx';
 import { SettingsPanel } from './settings-panel.tsx';
 import { WatchlistPanel } from './watchlist-panel.tsx';
@@ -16,6 +17,7 @@ export const DASHBOARD_TABS = [
   { id: 'watchlist', label: 'Watchlist' },
   { id: 'messages', label: 'Messages' },
   { id: 'orders', label: 'Orders' },
+  { id: 'offers', label: 'Offers' },
   { id: 'listings', label: 'My Listings' },
   { id: 'searches', label: 'Saved searches' },
   { id: 'settings', label: 'Settings' },
@@ -56,6 +58,8 @@ export function DashboardTabs({
               return <MessagesPanel />;
             case 'orders':
               return <OrdersPanel userId={userId} />;
+            case 'offers':
+              return <OffersPanel userId={userId} />;
             case 'listings':
               return <MyListingsPanel userId={userId} />;
             case 'searches':

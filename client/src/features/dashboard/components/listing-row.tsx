@@ -17,7 +17,7 @@ const integer = new Intl.NumberFormat('en-US');
 const plural = (n: number, one: string, many = `${one}s`) => `${integer.format(n)} ${n === 1 ? one : many}`;
 
 /** What the seller asked to do with a listing (a dialog opens for it). */
-export type ListingAction = { kind: 'withdraw' | 'accept'; listing: MyListing } | null;
+export type ListingAction = { kind: 'withdraw' | 'accept' | 'second-chance'; listing: MyListing } | null;
 
 /**
  * An auction that ended below its reserve may still be sold for a day: the listing row does not
@@ -154,6 +154,18 @@ export function ListingRow({ listing, onAction }: { listing: MyListing; onAction
             onClick={() => onAction({ kind: 'accept', listing })}
           >
             Accept Highest Bid
+          </button>
+        )}
+        {listing.secondChance && (
+          <button
+            type="button"
+            className="btn btn--gold btn--sm"
+            aria-haspopup="dialog"
+            aria-label={`Offer ${name} to the runner-up, ${listing.secondChance.buyerName}`}
+            onClick={() => onAction({ kind: 'second-chance', listing })}
+            data-testid="second-chance"
+          >
+            Offer to runner-up
           </button>
         )}
         {canWithdraw(listing.status) && (

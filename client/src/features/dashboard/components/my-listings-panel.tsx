@@ -8,6 +8,7 @@ import { getMyListings, type MyListing } from '../api/my-listings.ts';
 import { carName } from '../lib/dashboard-format.ts';
 import { AcceptBidDialog } from './accept-bid-dialog.tsx';
 import { ListingRow, type ListingAction } from './listing-row.tsx';
+import { SecondChanceDialog } from './second-chance-dialog.tsx';
 import { EmptyPanel } from './panel-parts.tsx';
 
 const integer = new Intl.NumberFormat('en-US');
@@ -59,6 +60,7 @@ export function MyListingsPanel({ userId }: { userId: number }) {
               setAction(null);
             }}
           />
+          <SecondChanceDialog listing={action?.kind === 'second-chance' ? action.listing : null} onClose={() => setAction(null)} />
           <AcceptBidDialog
             listing={action?.kind === 'accept' ? action.listing : null}
             onClose={() => setAction(null)}

@@ -1,0 +1,58 @@
+import type { Offer, Order } from '@common/api-types.ts';
+import { isOfferStatus, type OfferPartyMove } from '@common/offer-lifecycle.ts';
+import { api } from '../../../lib/api-client.ts';
+
+export type { Offer, OfferHistoryEntry } from '@common/api-types.ts';
+
+const writeHeaders = (idempotencyKey: string) => ({ headers: { 'Idempotency-Key': idempotencyKey } });
+
+/** The signed-in user's offers, as buyer and as seller, newest first. */
+export const getOffers = (signal?: AbortSignal) => api.get<{ offers: Offer[] }>('/api/offers', { signal }).then((d) => d.offers);
+
+/** One offer; 404 for anyone but its two parties. */
+export const getOffer = (offerId: number, signal?: AbortSignal) => api.get<Offer>(`/api/offers/${offerId}`, { signal });
+
+/** A buyer's opening offer on a car. */
+export const makeOffer = (carId: number, body: { amount: number; message?: string }, idempotencyKey: string) =>
+  api.post<Offer>(`/api/cars/${carId}/offers`, body, writeHeaders(idempotencyKey));
+
+/** Bodies of the moves (common/schemas/commerce.ts OFFER_MOVE_BODIES). */
+export interface OfferMoveBodies {
+  counter: { amount: number };
+  accept: Record<string, never>;
+  decline: Record<string, never>;
+  withdraw: Record<string, never>;
+}
+
+/** What each move answers: accepting opens the escrow order, the others return the offer. */
+export type OfferMoveResult<M extends OfferPartyMove> = M extends 'accept' ? Order : Offer;
+
+export const postOfferMove = <M extends OfferPartyMove>(offerId: number, move: M, body: OfferMoveBodies[M], idempotencyKey: string) =>
+  api.post<OfferMoveResult<M>>(`/api/offers/${offerId}/${move}`, body, writeHeaders(idempotencyKey));
+
+/** The seller offers an auction's car to its runner-up (after the winner's order was cancelled). */
+export const sendSecondChance = (carId: number, idempotencyKey: string) =>
+  api.post<Offer>(`/api/cars/${carId}/second-chance`, {}, writeHeaders(idempotencyKey));
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** The offer of an `offer:updated` push (`{offer}`), or null when the payload is not one. */
+export function toPushedOffer(raw: unknown): Offer | null {
+  if (!isObject(raw) || !isObject(raw.offer)) return null;
+  const offer = raw.offer;
+  if (
+    typeof offer.id !== 'number' ||
+    typeof offer.carId !== 'number' ||
+    typeof offer.amount !== 'number' ||
+    typeof offer.status !== 'string' ||
+    !isOfferStatus(offer.status) ||
+    (offer.by !== 'buyer' && offer.by !== 'seller') ||
+    typeof offer.updatedAt !== 'string' ||
+    !Array.isArray(offer.history) ||
+    !isObject(offer.buyer) ||
+    !isObject(offer.car)
+  ) {
+    return null;
+  }
+  return offer as unknown as Offer;
+}

@@ -1,0 +1,164 @@
+import { useId } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { carPath, orderPath } from '@common/paths.ts';
+import { formatUsd } from '@common/pricing.ts';
+import { SignedIn } from '../../../components/signed-in.tsx';
+import { ConnectionBanner } from '../../../components/ui/connection-banner.tsx';
+import { Countdown } from '../../../components/ui/countdown.tsx';
+import { ArrowLeftIcon, CarIcon, ReceiptIcon } from '../../../components/ui/icons.tsx';
+import { NotFoundPage, ScreenError, ScreenLoading } from '../../../components/ui/load-state.tsx';
+import { formatDateTime } from '../../../lib/relative-time.ts';
+import { parseRouteId } from '../../../lib/route-id.ts';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import type { Offer } from '../api/offers-api.ts';
+import { actorName, carTitle, historyLine, offerParty, offerStatusLabel, offerStatusTone, turnText } from '../lib/offer-view.ts';
+import { syncOffer, useOfferThread } from '../stores/offer-store.ts';
+import { DASHBOARD_OFFERS } from './car-offer-entry.tsx';
+import { OfferMoves } from './offer-moves.tsx';
+import './offers.css';
+
+/** `/offers/:id`: one offer's thread for its buyer or seller; anyone signed out goes to /login and back. */
+export function OfferScreen() {
+  const offerId = parseRouteId(useParams().id);
+  return (
+    <SignedIn>
+      {(user) => (offerId === null ? <OfferNotFound /> : <LiveOffer key={`${user.id}:${offerId}`} offerId={offerId} userId={user.id} />)}
+    </SignedIn>
+  );
+}
+
+function LiveOffer({ offerId, userId }: { offerId: number; userId: number }) {
+  const thread = useOfferThread(userId, offerId);
+  if (thread.status === 'not-found') return <OfferNotFound />;
+  if (thread.offer) return <OfferView offer={thread.offer} userId={userId} />;
+  if (thread.status === 'error') return <ScreenError title={`Offer #${offerId}`} message={thread.error ?? ''} onRetry={() => void syncOffer(offerId)} />;
+  return <ScreenLoading title={`Offer #${offerId}`} label="Loading offer..." />;
+}
+
+function OfferNotFound() {
+  return (
+    <NotFoundPage titleId="offer-not-found-title" title="Offer Not Found" action={{ to: DASHBOARD_OFFERS, label: 'Your Offers' }}>
+      There is no such offer among yours.
+    </NotFoundPage>
+  );
+}
+
+function OfferView({ offer, userId }: { offer: Offer; userId: number }) {
+  useDocumentTitle(`Offer #${offer.id}`);
+  const titleId = useId();
+  const tableId = useId();
+  const historyId = useId();
+  const party = offerParty(offer, userId);
+  const title = carTitle(offer.car);
+  const open = offer.status === 'open';
+
+  return (
+    <div className="offer-page" data-testid="offer-page" data-status={offer.status}>
+      <ConnectionBanner />
+      <section className="offer-hero" aria-labelledby={titleId}>
+        <div className="container offer-hero__inner">
+          <Link to={DASHBOARD_OFFERS} className="back-link offer-hero__back">
+            <ArrowLeftIcon size={18} />
+            Your offers
+          </Link>
+          <p className="eyebrow">
+            {offer.secondChance ? 'Second chance offer' : 'Private offer'} · {party === 'buyer' ? 'You are buying' : 'You are selling'}
+          </p>
+          <div className="offer-hero__heading">
+            <h1 id={titleId} className="offer-hero__title">
+              Offer #{offer.id}
+            </h1>
+            <span className={`status-badge status-badge--${offerStatusTone(offer.status)} offer-hero__status`} data-testid="offer-status">
+              {offerStatusLabel(offer.status)}
+            </span>
+          </div>
+          <p className="offer-hero__lead">{title}</p>
+        </div>
+      </section>
+
+      <div className="container over-band">
+        <div className="offer-grid">
+          <section className="card offer-card accent-bar offer-grid__table" aria-labelledby={tableId}>
+            <h2 id={tableId} className="caps-label">
+              On the table
+            </h2>
+            <p className="offer-amount" data-testid="offer-amount">
+              {formatUsd(offer.amount)}
+            </p>
+            <p className="muted" data-testid="offer-by">
+              {party === offer.by ? 'Your' : `${actorName(offer, offer.by, party)}'s`} {offer.history.length > 1 ? 'latest amount' : 'offer'}
+            </p>
+            <p className="offer-turn" data-testid="offer-turn" aria-live="polite">
+              {turnText(offer, party)}
+            </p>
+            {open && (
+              <Countdown
+                variant="deadline"
+                endsAt={offer.expiresAt}
+                label="Time left to answer"
+                untilLabel="Expires"
+                overText="The time to answer has ended; the offer is expiring."
+                testId="offer-countdown"
+              />
+            )}
+            {offer.orderId !== null && (
+              <p className="callout callout--icon tone-info">
+                <ReceiptIcon size={18} />
+                <span>
+                  <Link to={orderPath(offer.orderId)} className="text-link" data-testid="offer-order-link">
+                    Order #{offer.orderId}
+                  </Link>{' '}
+                  holds the payment in escrow.
+                </span>
+              </p>
+            )}
+            {open && <OfferMoves offer={offer} party={party} />}
+          </section>
+
+          <aside className="card offer-card offer-grid__car" aria-label="The car">
+            <Link to={carPath(offer.car.id)} className="offer-car">
+              {offer.car.primaryImage ? (
+                <img className="offer-car__image" src={offer.car.primaryImage} alt="" width={320} height={200} loading="lazy" />
+              ) : (
+                <span className="offer-car__image offer-car__image--none" aria-hidden="true">
+                  <CarIcon size={32} />
+                </span>
+              )}
+              <span className="offer-car__title">{title}</span>
+            </Link>
+            <p className="split-row">
+              <span className="muted">Asking price</span>
+              <strong data-testid="offer-asking-price">{formatUsd(offer.car.price)}</strong>
+            </p>
+            <p className="split-row">
+              <span className="muted">{party === 'buyer' ? 'Seller' : 'Buyer'}</span>
+              <strong>{party === 'buyer' ? offer.sellerName : offer.buyer.name}</strong>
+            </p>
+            {offer.message && (
+              <blockquote className="offer-message" data-testid="offer-note">
+                <p>{offer.message}</p>
+                <footer className="muted">{actorName(offer, 'buyer', party)} wrote with the offer</footer>
+              </blockquote>
+            )}
+          </aside>
+
+          <section className="card offer-card offer-grid__history" aria-labelledby={historyId}>
+            <h2 id={historyId} className="caps-label">
+              History
+            </h2>
+            <ol className="offer-history" data-testid="offer-history">
+              {offer.history.map((entry, index) => (
+                <li key={`${entry.at}:${index}`} className="offer-history__item" data-by={entry.by} data-action={entry.action}>
+                  <span className="offer-history__line">{historyLine(offer, entry, party)}</span>
+                  <time className="muted offer-history__time" dateTime={entry.at}>
+                    {formatDateTime(entry.at)}
+                  </time>
+                </li>
+              ))}
+            </ol>
+          </section>
+        </div>
+      </div>
+    </div>
+  );
+}
