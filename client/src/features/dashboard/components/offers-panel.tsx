@@ -5,7 +5,7 @@ import { Countdown } from '../../../components/ui/countdown.tsx';
 import { BanknoteIcon } from '../../../components/ui/icons.tsx';
 import { Loaded } from '../../../components/ui/load-state.tsx';
 import type { Resource } from '../../../lib/use-resource.ts';
-import { offerParty, offerStatusLabel, offerStatusTone, turnLabel, useOfferList, type Offer } from '../../offers/index.ts';
+import { offerParty, offerStatusTone, turnLabel, useOfferList, type Offer } from '../../offers/index.ts';
 import { CarRow, EmptyPanel } from './panel-parts.tsx';
 
 /** "Offers": private offers the viewer made as buyer or received as seller, with whose turn it is; live. */
@@ -55,10 +55,10 @@ function OfferRow({ offer, userId }: { offer: Offer; userId: number }) {
     >
       <p className="dash-row__meta">
         Offer #{offer.id} · <strong>{party === 'buyer' ? 'Buying' : `Selling to ${offer.buyer.name}`}</strong>
-        {offer.secondChance && ' · Second chance'} · {offerStatusLabel(offer.status)}
+        {offer.secondChance && ' · Second chance'}
       </p>
       <p className="dash-row__meta">
-        On the table: <strong data-testid="offer-row-amount">{formatUsd(offer.amount)}</strong> by {offer.by === party ? 'you' : offer.by}
+        On the table: <strong data-testid="offer-row-amount">{formatUsd(offer.amount)}</strong> by {offer.by === party ? 'you' : offer.by === 'buyer' ? offer.buyer.name : offer.sellerName}
         {' · '}asking {formatUsd(offer.car.price)}
       </p>
       {offer.status === 'open' && <Countdown endsAt={offer.expiresAt} label="Expires in" size="sm" testId="offer-row-countdown" />}

@@ -86,6 +86,7 @@ export function MakeOfferDialog({
           value={amount}
           onChange={setAmount}
           error={errors.amount}
+          errorTestId="offer-amount-error"
           hint={car.isAuction ? 'Whole dollars.' : `Whole dollars, up to ${formatUsd(range.max)}.`}
           disabled={busy}
           data-autofocus

@@ -1,0 +1,145 @@
+/**
+ * Private offers (contract §"Offers and second chance") in real browsers against the real
+ * server: a buyer and a seller, each in their own browser context, negotiate one fixed-price car
+ * from the car page to the escrow order. Every buyer move appears on the seller's open page
+ * without a reload (a marker set in the page survives), and the buyer's accept lands on the
+ * order page awaiting payment at the agreed amount. Amounts are the test's own numbers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { TestApp } from '../helpers/app.ts';
+import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, usd, type Tab } from '../helpers/browser.ts';
+import { createListing } from '../helpers/escrow.ts';
+import { createUser, type SignedInUser } from '../helpers/users.ts';
+
+/** Live updates on a loaded 2-core machine need more than `expect.poll`'s 1 s. */
+const SETTLE = { timeout: 15_000 };
+const PRICE = 100_000;
+
+let browser: Browser;
+let t: TestApp;
+let base: string;
+let buyer: SignedInUser;
+let seller: SignedInUser;
+
+const tabs = new Tabs(() => browser, { timeout: 15_000 });
+const openTab = (user: SignedInUser | null, viewport = DESKTOP) => tabs.open(user, { viewport });
+
+/** Screenshots go to /tmp for a person to look at. */
+const shoot = (page: Page, name: string) => page.screenshot({ path: `/tmp/offers-${name}.png`, fullPage: true, animations: 'disabled' });
+
+/** Marks the page; `stillSamePage` is true as long as it was not reloaded or left. */
+const markPage = (page: Page) => page.evaluate(() => ((window as unknown as { offersMark: number }).offersMark = 1));
+const stillSamePage = (page: Page) => page.evaluate(() => (window as unknown as { offersMark?: number }).offersMark === 1);
+
+const tableAmount = (p: Page) => p.getByTestId('offer-amount').innerText();
+const historyActions = (p: Page) =>
+  p.getByTestId('offer-history').locator('li').evaluateAll((items) => items.map((li) => `${li.getAttribute('data-by')}:${li.getAttribute('data-action')}`));
+
+async function counter(tab: Tab, amount: number): Promise<void> {
+  await tab.page.getByTestId('offer-counter').click();
+  const dialog = tab.page.getByTestId('offer-move-dialog');
+  await dialog.getByLabel('Your counter-offer').fill(String(amount));
+  await dialog.getByTestId('offer-dialog-submit').click();
+  await expect.poll(() => tableAmount(tab.page), SETTLE).toBe(usd(amount));
+}
+
+beforeAll(async () => {
+  ({ browser, t, base } = await startBrowserApp());
+  buyer = await createUser(t, { name: 'Bea Buyer' });
+  seller = await createUser(t, { name: 'Sam Seller' });
+});
+
+afterAll(() => closeBrowserApp({ tabs, browser, t }));
+
+describe('offers', () => {
+  it('buyer and seller negotiate from the car page to an escrow order, each move live on the other side', async () => {
+    const car = await createListing(t, seller, { make: 'BMW', model: 'M3 Competition', price: PRICE });
+    const b = await openTab(buyer);
+    const s = await openTab(seller);
+
+    // The seller waits on the dashboard's Offers tab.
+    await s.page.goto(`${base}/dashboard?tab=offers`);
+    await s.page.getByText('No offers yet').waitFor();
+    await markPage(s.page);
+
+    // The buyer makes an offer from the car page; the rule is said in the dialog.
+    await b.page.goto(`${base}/car/${car.id}`);
+    await b.page.getByTestId('asking-price').waitFor();
+    await b.page.getByTestId('make-offer').click();
+    const dialog = b.page.getByTestId('make-offer-dialog');
+    expect(await dialog.innerText()).toContain(`below the asking price of ${usd(PRICE)}`);
+    expect(await dialog.innerText()).toContain('expires after 2 days');
+    // Above the asking price: refused in the form, nothing sent.
+    await dialog.getByLabel('Your offer').fill(String(PRICE));
+    await dialog.getByTestId('offer-dialog-submit').click();
+    await expect.poll(() => dialog.innerText(), SETTLE).toContain(`at most ${usd(PRICE - 1)}`);
+    await dialog.getByLabel('Your offer').fill('85,000');
+    await dialog.getByTestId('offer-message').fill('Cash buyer, can collect next week.');
+    await dialog.getByTestId('offer-dialog-submit').click();
+    await expect.poll(() => new URL(b.page.url()).pathname, SETTLE).toMatch(/^\/offers\/\d+$/);
+    const offerId = Number(new URL(b.page.url()).pathname.split('/').pop());
+    await b.page.getByRole('heading', { level: 1, name: `Offer #${offerId}` }).waitFor();
+    expect(await tableAmount(b.page)).toBe(usd(85_000));
+    expect(await b.page.getByTestId('offer-turn').innerText()).toContain('Waiting for Sam Seller');
+    expect(await b.page.getByTestId('offer-withdraw').count()).toBe(1);
+    expect(await b.page.getByTestId('offer-accept').count()).toBe(0);
+
+    // The seller's tab shows it without a reload, as their turn.
+    const row = s.page.locator(`[data-testid="offer-row"][data-offer-id="${offerId}"]`);
+    await row.waitFor(SETTLE);
+    expect(await row.getByTestId('offer-row-amount').innerText()).toBe(usd(85_000));
+    expect(await row.getByTestId('offer-turn').innerText()).toBe('Your turn');
+    expect(await stillSamePage(s.page)).toBe(true);
+    await shoot(s.page, 'dashboard-tab');
+
+    // The seller opens the thread and counters; the buyer sees it live.
+    await row.getByRole('link', { name: `View offer #${offerId}` }).click();
+    await s.page.getByRole('heading', { level: 1, name: `Offer #${offerId}` }).waitFor();
+    expect(await s.page.getByTestId('offer-note').innerText()).toContain('Cash buyer');
+    await markPage(s.page);
+    await markPage(b.page);
+    await counter(s, 95_000);
+    await expect.poll(() => tableAmount(b.page), SETTLE).toBe(usd(95_000));
+    expect(await stillSamePage(b.page)).toBe(true);
+
+    // The buyer counters; the seller sees it without a reload.
+    await counter(b, 90_000);
+    await expect.poll(() => tableAmount(s.page), SETTLE).toBe(usd(90_000));
+    expect(await s.page.getByTestId('offer-turn').innerText()).toContain('Your turn');
+    expect(await stillSamePage(s.page)).toBe(true);
+
+    // The seller counters again.
+    await counter(s, 93_000);
+    await expect.poll(() => tableAmount(b.page), SETTLE).toBe(usd(93_000));
+    expect(await historyActions(b.page)).toEqual(['buyer:offer', 'seller:counter', 'buyer:counter', 'seller:counter']);
+    await shoot(b.page, 'thread-desktop');
+    await b.page.setViewportSize(PHONE);
+    await expectNoHorizontalScroll(b.page);
+    await shoot(b.page, 'thread-phone');
+    await b.page.setViewportSize(DESKTOP);
+
+    // The buyer accepts: the dialog says what follows, then the order page awaits payment.
+    await b.page.getByTestId('offer-accept').click();
+    const accept = b.page.getByTestId('offer-move-dialog');
+    expect(await accept.innerText()).toContain(`escrow order at ${usd(93_000)} that the buyer pays within 3 days`);
+    await accept.getByTestId('offer-dialog-submit').click();
+    await expect.poll(() => new URL(b.page.url()).pathname, SETTLE).toMatch(/^\/orders\/\d+$/);
+    await b.page.getByTestId('order-status').waitFor();
+    expect(await b.page.getByTestId('order-status').innerText()).toBe('Awaiting payment');
+    expect(await b.page.getByTestId('order-amounts').innerText()).toContain(usd(93_000));
+
+    // The seller's thread shows the accept live, with the order linked.
+    await expect.poll(() => s.page.getByTestId('offer-status').innerText(), SETTLE).toBe('Accepted');
+    expect(await s.page.getByTestId('offer-order-link').getAttribute('href')).toBe(new URL(b.page.url()).pathname);
+    expect(await stillSamePage(s.page)).toBe(true);
+    await s.page.setViewportSize(PHONE);
+    await s.page.goto(`${base}/dashboard?tab=offers`);
+    await s.page.locator(`[data-testid="offer-row"][data-offer-id="${offerId}"][data-status="accepted"]`).waitFor(SETTLE);
+    await expectNoHorizontalScroll(s.page);
+    await shoot(s.page, 'dashboard-tab-phone');
+
+    expectNoUnexpectedErrors(b);
+    expectNoUnexpectedErrors(s);
+  }, 120_000);
+});
