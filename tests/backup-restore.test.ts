@@ -2,10 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { asc } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackupRefused, readBackupHeader, restoreBackup, writeBackup, type BackupSummary } from '../db/backup.ts';
-import { openDatabase, type Database } from '../db/client.ts';
+import { MIGRATIONS_FOLDER, openDatabase, rowsOf as rowsOfResult, type Database } from '../db/client.ts';
 import { auditLog, bids, cars, orderEvents, orders, payments, users } from '../db/schema/index.ts';
 import { installJobSchema } from '../server/src/cli/job-schema.ts';
 import { verifyAuditChain } from '../server/src/services/audit.ts';
@@ -213,13 +214,31 @@ describe('backup and restore', () => {
     const attempt = restoreBackup(target, newer, { installJobSchema });
     await expect(attempt).rejects.toBeInstanceOf(BackupRefused);
     await expect(attempt).rejects.toThrow(/newer than this code: it was taken at migration 9999_from_the_future/);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses to restore into a database that is not empty, saying why', async () => {
     await expect(restoreBackup(source.database, file, { installJobSchema })).rejects.toThrow(/The database is not empty: .* rows/);
     // Nothing was written to it.
     expect((await rowsOf(source.app.db)).bids.length).toBe(bidsPosted);
-  }, 60_000);
+  }, 120_000);
+
+  it('restores a backup from an older schema at its own level, then migrates it forward', async () => {
+    const older = await emptyDatabase();
+    const all = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
+    const db = older.db as unknown as { dialect: { migrate(m: unknown[], session: unknown, config: object): Promise<void> }; session: unknown };
+    await db.dialect.migrate(all.slice(0, -1), db.session, { migrationsFolder: MIGRATIONS_FOLDER });
+    const [user] = await older.db.insert(users).values({ email: `older-${process.pid}@example.com`, name: 'Older', passwordHash: 'x', emailVerified: true }).returning({ id: users.id });
+    const olderFile = join(folder, 'older.jsonl');
+    const taken = await writeBackup(older.db, olderFile);
+    expect(taken.header.migration.index).toBe(all.length - 2);
+
+    const target = await emptyDatabase();
+    const summary = await restoreBackup(target, olderFile, { installJobSchema });
+    expect(summary.migratedForward).toBe(1);
+    expect(await target.db.select({ id: users.id }).from(users)).toEqual([user]);
+    const [level] = rowsOfResult(await target.db.execute(sql`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`));
+    expect(Number(level!.created_at)).toBe(all.at(-1)!.folderMillis);
+  }, 120_000);
 
   it('refuses a file cut short', async () => {
     const text = readFileSync(join(folder, 'plain.jsonl'), 'utf8');
@@ -227,7 +246,7 @@ describe('backup and restore', () => {
     writeFileSync(cut, text.slice(0, Math.floor(text.length * 0.8)));
     const target = await emptyDatabase();
     await expect(restoreBackup(target, cut, { installJobSchema })).rejects.toThrow(/damaged|incomplete/);
-  }, 60_000);
+  }, 120_000);
 });
 
 // A plain (not gzipped) copy for the tests that edit the file.
