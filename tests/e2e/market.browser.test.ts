@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { SavedSearch } from '@common/api-types.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, usd, type Viewport } from '../helpers/browser.ts';
+import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, seriousViolations, startBrowserApp, usd, type Viewport } from '../helpers/browser.ts';
 import { PATH_TO, orderApi } from '../helpers/escrow.ts';
 import { TestMailbox, type ReceivedMail } from '../helpers/smtp.ts';
 import { waitUntil } from '../helpers/sockets.ts';
@@ -20,7 +20,7 @@ let mailbox: TestMailbox;
 let browser: Browser;
 let t: TestApp;
 let base: string;
-const tabs = new Tabs(() => browser, { timeout: 20_000 });
+const tabs = new Tabs(() => browser, { timeout: 20_000, axe: true });
 
 beforeAll(async () => {
   mailbox = new TestMailbox();
@@ -93,6 +93,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
     await panel(page).getByRole('button', { name: 'Apply filters' }).click();
     expect(params(page)).toEqual({ make: 'Porsche' });
     await shot(panel(page), 'filter-panel-errors');
+    expect(await seriousViolations(page), 'the filter panel with errors').toEqual([]);
 
     await field(page, 'Year to').fill('');
     await field(page, 'Price to').fill('$150,000');
@@ -123,6 +124,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
     expect(await dialog.getByLabel('Name').inputValue()).toBe(searchName);
     await dialog.getByRole('radio', { name: /Instant/ }).check();
     await shot(page, 'save-dialog-desktop');
+    expect(await seriousViolations(page), 'the save dialog').toEqual([]);
     await dialog.getByRole('button', { name: 'Save search' }).click();
     await expect.poll(() => page.getByTestId('search-saved').textContent(), SETTLE).toContain(`Saved "${searchName}"`);
     const searches = (await call('GET', '/api/saved-searches', buyer)).json().data.searches as SavedSearch[];
@@ -151,6 +153,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
     await visitor.page.getByRole('button', { name: 'Turn off alerts' }).click();
     await expect.poll(() => visitor.page.getByTestId('unsubscribe-done').textContent(), SETTLE).toBe(`Alerts for "${searchName}" are off`);
     await shot(visitor.page, 'unsubscribed');
+    expect(await seriousViolations(visitor.page), 'the unsubscribe page').toEqual([]);
     const after = (await call('GET', '/api/saved-searches', buyer)).json().data.searches as SavedSearch[];
     expect(after[0]!.alerts).toBe('off');
 
@@ -171,6 +174,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
     await row.getByLabel('Alerts').selectOption('daily');
     await waitUntil(async () => ((await call('GET', '/api/saved-searches', buyer)).json().data.searches as SavedSearch[])[0]!.alerts === 'daily', 10_000, 'daily');
     await shot(tab.page, 'dashboard-searches');
+    expect(await seriousViolations(tab.page), 'the saved searches tab').toEqual([]);
     // Run opens the listing with the search's filters.
     await row.getByRole('link', { name: `Run ${searchName}` }).click();
     await expect.poll(() => params(tab.page), SETTLE).toEqual({ make: 'Porsche', model, minYear: '2015', maxPrice: '150000' });
@@ -201,6 +205,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
     for (let i = kept; i < 20; i += 1) expect((await call('POST', '/api/saved-searches', buyer, { name: `Search ${i}`, query: { minYear: 2000 + i }, alerts: 'off' })).statusCode).toBe(201);
     await dialog.getByRole('button', { name: 'Save search' }).click();
     await expect.poll(() => dialog.getByTestId('save-search-error').textContent(), SETTLE).toContain('You already keep 20 saved searches');
+    await shot(tab.page, 'save-dialog-limit-phone');
     expectNoUnexpectedErrors(tab, /409|Conflict/);
   }, 60_000);
 });
@@ -237,6 +242,7 @@ describe('sold results and price history', () => {
       await tab.page.goto(`${base}/results`);
       await row.first().waitFor();
       await shot(tab.page, `results-${viewport === PHONE ? 'phone' : 'desktop'}`);
+      expect(await seriousViolations(tab.page), 'the results page').toEqual([]);
       expectNoUnexpectedErrors(tab);
     }
   }, 60_000);
@@ -259,6 +265,7 @@ describe('sold results and price history', () => {
       await chart.scrollIntoViewIfNeeded();
       await shot(chart, `chart-${viewport === PHONE ? 'phone' : 'desktop'}`);
       if (viewport === DESKTOP) await shot(tab.page, 'car-page-with-chart');
+      expect(await seriousViolations(tab.page), 'the car page with its chart').toEqual([]);
       expectNoUnexpectedErrors(tab);
     }
     if (single) {
