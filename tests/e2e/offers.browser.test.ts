@@ -16,14 +16,9 @@ import { createUser, type SignedInUser } from '../helpers/users.ts';
 const SETTLE = { timeout: 15_000 };
 const PRICE = 100_000;
 
-let browser: Browser;
-let t: TestApp;
-let base: string;
-let buyer: SignedInUser;
-let seller: SignedInUser;
-
-const tabs = new Tabs(() => browser, { timeout: 15_000 });
-const openTab = (user: SignedInUser | null, viewport = DESKTOP) => tabs.open(user, { viewport });
+/** The server, the browser and the two parties, set up once for the file. */
+const world = {} as { browser: Browser; t: TestApp; base: string; buyer: SignedInUser; seller: SignedInUser };
+const tabs = new Tabs(() => world.browser, { timeout: 15_000, viewport: DESKTOP });
 
 /** Screenshots go to /tmp for a person to look at. */
 const shoot = (page: Page, name: string) => page.screenshot({ path: `/tmp/offers-${name}.png`, fullPage: true, animations: 'disabled' });
@@ -45,18 +40,18 @@ async function counter(tab: Tab, amount: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  ({ browser, t, base } = await startBrowserApp());
-  buyer = await createUser(t, { name: 'Bea Buyer' });
-  seller = await createUser(t, { name: 'Sam Seller' });
+  Object.assign(world, await startBrowserApp());
+  world.buyer = await createUser(world.t, { name: 'Bea Buyer' });
+  world.seller = await createUser(world.t, { name: 'Sam Seller' });
 });
-
-afterAll(() => closeBrowserApp({ tabs, browser, t }));
+afterAll(() => closeBrowserApp({ tabs, browser: world.browser, t: world.t }));
 
 describe('offers', () => {
   it('buyer and seller negotiate from the car page to an escrow order, each move live on the other side', async () => {
+    const { t, base, buyer, seller } = world;
     const car = await createListing(t, seller, { make: 'BMW', model: 'M3 Competition', price: PRICE });
-    const b = await openTab(buyer);
-    const s = await openTab(seller);
+    const b = await tabs.open(buyer);
+    const s = await tabs.open(seller);
 
     // The seller waits on the dashboard's Offers tab.
     await s.page.goto(`${base}/dashboard?tab=offers`);

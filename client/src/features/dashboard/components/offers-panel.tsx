@@ -35,23 +35,19 @@ export function OffersPanel({ userId }: { userId: number }) {
 function OfferRow({ offer, userId }: { offer: Offer; userId: number }) {
   const party = offerParty(offer, userId);
   const yourTurn = offer.status === 'open' && offer.by !== party;
+  const tone = offer.status === 'open' ? (yourTurn ? 'active' : 'pending') : offerStatusTone(offer.status);
+  const side = (
+    <div className="stack dash-row__side">
+      <span className={`status-badge status-badge--${tone}`} data-testid="offer-turn">
+        {turnLabel(offer, party)}
+      </span>
+      <Link to={offerPath(offer.id)} className="btn btn--outline btn--sm" aria-label={`View offer #${offer.id}`}>
+        View Offer
+      </Link>
+    </div>
+  );
   return (
-    <CarRow
-      car={offer.car}
-      className="dash-row--order"
-      data-testid="offer-row"
-      data-offer-id={offer.id}
-      data-status={offer.status}
-      aside={
-        <div className="stack dash-row__side">
-          <span className={`status-badge status-badge--${offer.status === 'open' ? (yourTurn ? 'active' : 'pending') : offerStatusTone(offer.status)}`} data-testid="offer-turn">
-            {turnLabel(offer, party)}
-          </span>
-          <Link to={offerPath(offer.id)} className="btn btn--outline btn--sm" aria-label={`View offer #${offer.id}`}>
-            View Offer
-          </Link>
-        </div>
-      }
+    <CarRow car={offer.car} aside={side} className="dash-row--order" data-testid="offer-row" data-offer-id={offer.id} data-status={offer.status}
     >
       <p className="dash-row__meta">
         Offer #{offer.id} · <strong>{party === 'buyer' ? 'Buying' : `Selling to ${offer.buyer.name}`}</strong>

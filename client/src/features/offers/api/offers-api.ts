@@ -35,24 +35,24 @@ export const sendSecondChance = (carId: number, idempotencyKey: string) =>
   api.post<Offer>(`/api/cars/${carId}/second-chance`, {}, writeHeaders(idempotencyKey));
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const isNumber = (v: unknown) => typeof v === 'number';
+
+/** What a pushed offer must have for the screens to show it. */
+const OFFER_FIELDS: Record<string, (v: unknown) => boolean> = {
+  id: isNumber,
+  carId: isNumber,
+  amount: isNumber,
+  status: (v) => typeof v === 'string' && isOfferStatus(v),
+  by: (v) => v === 'buyer' || v === 'seller',
+  updatedAt: (v) => typeof v === 'string',
+  history: Array.isArray,
+  buyer: isObject,
+  car: isObject,
+};
 
 /** The offer of an `offer:updated` push (`{offer}`), or null when the payload is not one. */
 export function toPushedOffer(raw: unknown): Offer | null {
   if (!isObject(raw) || !isObject(raw.offer)) return null;
   const offer = raw.offer;
-  if (
-    typeof offer.id !== 'number' ||
-    typeof offer.carId !== 'number' ||
-    typeof offer.amount !== 'number' ||
-    typeof offer.status !== 'string' ||
-    !isOfferStatus(offer.status) ||
-    (offer.by !== 'buyer' && offer.by !== 'seller') ||
-    typeof offer.updatedAt !== 'string' ||
-    !Array.isArray(offer.history) ||
-    !isObject(offer.buyer) ||
-    !isObject(offer.car)
-  ) {
-    return null;
-  }
-  return offer as unknown as Offer;
+  return Object.entries(OFFER_FIELDS).every(([field, ok]) => ok(offer[field])) ? (offer as unknown as Offer) : null;
 }

@@ -7,13 +7,13 @@ import { MakeOfferSchema } from '@common/schemas/commerce.ts';
 import { issuesByField } from '@common/validation.ts';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { ModalDialog } from '../../../components/ui/modal-dialog.tsx';
-import { MoneyField } from '../../../components/ui/money-field.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { detailsByField } from '../../../lib/field-errors.ts';
 import { RetrySafeSender } from '../../../lib/retry-key.ts';
 import { makeOffer } from '../api/offers-api.ts';
 import { amountFromInput, counterProblem } from '../lib/offer-view.ts';
 import { applyOffers } from '../stores/offer-store.ts';
+import { OfferAmountField } from './offer-amount-field.tsx';
 import { OfferDialogForm } from './offer-dialog-form.tsx';
 
 const FIELDS = ['amount', 'message'] as const;
@@ -36,7 +36,6 @@ export function MakeOfferDialog({
   car: { id: number; title: string; price: number; isAuction: boolean };
 }) {
   const navigate = useNavigate();
-  const amountId = useId();
   const messageId = useId();
   const [amount, setAmount] = useState('');
   const [message, setMessage] = useState('');
@@ -80,17 +79,14 @@ export function MakeOfferDialog({
   return (
     <ModalDialog open={open} busy={busy} onClose={close} title="Make an offer" subtitle={car.title} description={ruleText(car)} testId="make-offer-dialog">
       <OfferDialogForm onSubmit={() => void submit()} onCancel={close} error={failure} busy={busy} submitLabel="Send offer" busyLabel="Sending...">
-        <MoneyField
-          id={amountId}
+        <OfferAmountField
           label="Your offer"
           value={amount}
           onChange={setAmount}
-          error={errors.amount}
-          errorTestId="offer-amount-error"
+          error={errors.amount ?? null}
           hint={car.isAuction ? 'Whole dollars.' : `Whole dollars, up to ${formatUsd(range.max)}.`}
-          disabled={busy}
-          data-autofocus
-          data-testid="offer-amount"
+          busy={busy}
+          testId="offer-amount"
         />
         <FormField id={messageId} label="Message to the seller" optional error={errors.message} hint={`Up to ${OFFER_MESSAGE_MAX} characters.`}>
           {(aria) => (

@@ -31,21 +31,23 @@ export function OfferDialogForm({
     event.preventDefault();
     if (!busy) onSubmit();
   }
+  const notNow = (
+    <button type="button" className="btn btn--outline" onClick={onCancel} disabled={busy} data-autofocus={startOnCancel || undefined}>
+      Not now
+    </button>
+  );
+  const go = (
+    <button type="submit" className={`btn btn--${tone}`} disabled={busy} data-testid="offer-dialog-submit">
+      {busy ? busyLabel : submitLabel}
+    </button>
+  );
   return (
     <form className="modal-dialog__form" onSubmit={submit} noValidate>
       {children}
-      {error && (
-        <Alert tone="error" testId="offer-dialog-error">
-          <p>{error}</p>
-        </Alert>
-      )}
+      {error && <Alert tone="error" testId="offer-dialog-error"><p>{error}</p></Alert>}
       <div className="modal-dialog__actions">
-        <button type="button" className="btn btn--outline" onClick={onCancel} disabled={busy} data-autofocus={startOnCancel || undefined}>
-          Not now
-        </button>
-        <button type="submit" className={`btn btn--${tone}`} disabled={busy} data-testid="offer-dialog-submit">
-          {busy ? busyLabel : submitLabel}
-        </button>
+        {notNow}
+        {go}
       </div>
     </form>
   );

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Order } from '@common/api-types.ts';
 import { OFFER_EXPIRY_DAYS, type OfferParty, type OfferPartyMove } from '@common/offer-lifecycle.ts';
@@ -7,13 +7,13 @@ import { formatUsd } from '@common/pricing.ts';
 import { OFFER_MOVE_BODIES } from '@common/schemas/commerce.ts';
 import { issuesByField } from '@common/validation.ts';
 import { ModalDialog } from '../../../components/ui/modal-dialog.tsx';
-import { MoneyField } from '../../../components/ui/money-field.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { detailsByField } from '../../../lib/field-errors.ts';
 import { RetrySafeSender } from '../../../lib/retry-key.ts';
 import type { Offer } from '../api/offers-api.ts';
 import { amountFromInput, carTitle, counterProblem, counterRangeFor, moveConsequence, movesToShow } from '../lib/offer-view.ts';
 import { runOfferMove } from '../stores/offer-store.ts';
+import { OfferAmountField } from './offer-amount-field.tsx';
 import { OfferDialogForm } from './offer-dialog-form.tsx';
 
 const MOVES: Record<OfferPartyMove, { label: string; title: string; busy: string; button: string; tone: 'primary' | 'gold' | 'dark' }> = {
@@ -26,7 +26,6 @@ const MOVES: Record<OfferPartyMove, { label: string; title: string; busy: string
 /** The viewer's moves on an open offer, each behind a dialog that says what it does. */
 export function OfferMoves({ offer, party }: { offer: Offer; party: OfferParty }) {
   const navigate = useNavigate();
-  const amountId = useId();
   const [opened, setOpened] = useState<OfferPartyMove | null>(null);
   const [amount, setAmount] = useState('');
   const [amountError, setAmountError] = useState<string | null>(null);
@@ -112,16 +111,7 @@ export function OfferMoves({ offer, party }: { offer: Offer; party: OfferParty }
             startOnCancel={dialog !== 'counter'}
           >
             {dialog === 'counter' && (
-              <MoneyField
-                id={amountId}
-                label="Your counter-offer"
-                value={amount}
-                onChange={setAmount}
-                error={amountError}
-                disabled={busy}
-                data-autofocus
-                data-testid="counter-amount"
-              />
+              <OfferAmountField label="Your counter-offer" value={amount} onChange={setAmount} error={amountError} busy={busy} testId="counter-amount" />
             )}
           </OfferDialogForm>
         )}

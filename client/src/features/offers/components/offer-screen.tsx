@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { carPath, orderPath } from '@common/paths.ts';
 import { formatUsd } from '@common/pricing.ts';
@@ -7,6 +7,7 @@ import { ConnectionBanner } from '../../../components/ui/connection-banner.tsx';
 import { Countdown } from '../../../components/ui/countdown.tsx';
 import { ArrowLeftIcon, CarIcon, ReceiptIcon } from '../../../components/ui/icons.tsx';
 import { NotFoundPage, ScreenError, ScreenLoading } from '../../../components/ui/load-state.tsx';
+import { PageHero } from '../../../components/ui/page-hero.tsx';
 import { formatDateTime } from '../../../lib/relative-time.ts';
 import { parseRouteId } from '../../../lib/route-id.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
@@ -46,8 +47,6 @@ function OfferNotFound() {
 function OfferView({ offer, userId }: { offer: Offer; userId: number }) {
   useDocumentTitle(`Offer #${offer.id}`);
   const titleId = useId();
-  const tableId = useId();
-  const historyId = useId();
   const party = offerParty(offer, userId);
   const title = carTitle(offer.car);
   const open = offer.status === 'open';
@@ -55,33 +54,29 @@ function OfferView({ offer, userId }: { offer: Offer; userId: number }) {
   return (
     <div className="offer-page" data-testid="offer-page" data-status={offer.status}>
       <ConnectionBanner />
-      <section className="offer-hero" aria-labelledby={titleId}>
-        <div className="container offer-hero__inner">
-          <Link to={DASHBOARD_OFFERS} className="back-link offer-hero__back">
-            <ArrowLeftIcon size={18} />
-            Your offers
-          </Link>
-          <p className="eyebrow">
-            {offer.secondChance ? 'Second chance offer' : 'Private offer'} · {party === 'buyer' ? 'You are buying' : 'You are selling'}
-          </p>
-          <div className="offer-hero__heading">
-            <h1 id={titleId} className="offer-hero__title">
-              Offer #{offer.id}
-            </h1>
-            <span className={`status-badge status-badge--${offerStatusTone(offer.status)} offer-hero__status`} data-testid="offer-status">
+      <PageHero
+        overlap
+        titleId={titleId}
+        eyebrow={`${offer.secondChance ? 'Second chance offer' : 'Private offer'} · ${party === 'buyer' ? 'You are buying' : 'You are selling'}`}
+        title={
+          <span className="offer-title">
+            Offer #{offer.id}
+            <span className={`status-badge status-badge--${offerStatusTone(offer.status)}`} data-testid="offer-status">
               {offerStatusLabel(offer.status)}
             </span>
-          </div>
-          <p className="offer-hero__lead">{title}</p>
-        </div>
-      </section>
+          </span>
+        }
+        lead={title}
+      >
+        <Link to={DASHBOARD_OFFERS} className="back-link offer-back">
+          <ArrowLeftIcon size={18} />
+          Your offers
+        </Link>
+      </PageHero>
 
-      <div className="container over-band">
+      <div className="container page-overlap">
         <div className="offer-grid">
-          <section className="card offer-card accent-bar offer-grid__table" aria-labelledby={tableId}>
-            <h2 id={tableId} className="caps-label">
-              On the table
-            </h2>
+          <OfferCard title="On the table" className="accent-bar offer-grid__table">
             <p className="offer-amount" data-testid="offer-amount">
               {formatUsd(offer.amount)}
             </p>
@@ -113,7 +108,7 @@ function OfferView({ offer, userId }: { offer: Offer; userId: number }) {
               </p>
             )}
             {open && <OfferMoves offer={offer} party={party} />}
-          </section>
+          </OfferCard>
 
           <aside className="card offer-card offer-grid__car" aria-label="The car">
             <Link to={carPath(offer.car.id)} className="offer-car">
@@ -142,10 +137,7 @@ function OfferView({ offer, userId }: { offer: Offer; userId: number }) {
             )}
           </aside>
 
-          <section className="card offer-card offer-grid__history" aria-labelledby={historyId}>
-            <h2 id={historyId} className="caps-label">
-              History
-            </h2>
+          <OfferCard title="History" className="offer-grid__history">
             <ol className="offer-history" data-testid="offer-history">
               {offer.history.map((entry, index) => (
                 <li key={`${entry.at}:${index}`} className="offer-history__item" data-by={entry.by} data-action={entry.action}>
@@ -156,9 +148,22 @@ function OfferView({ offer, userId }: { offer: Offer; userId: number }) {
                 </li>
               ))}
             </ol>
-          </section>
+          </OfferCard>
         </div>
       </div>
     </div>
+  );
+}
+
+/** A card of the thread, named by its small heading. */
+function OfferCard({ title, className, children }: { title: string; className: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section className={`card offer-card ${className}`} aria-labelledby={headingId}>
+      <h2 id={headingId} className="caps-label">
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }

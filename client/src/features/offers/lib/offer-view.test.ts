@@ -17,6 +17,14 @@ import {
 
 const at = '2026-11-26T10:00:00.000Z';
 
+/** The buyer's opening 90,000 answered by the seller's counter of `amount`. */
+function counteredBySeller(amount: number): Offer {
+  return offer({ amount, by: 'seller', history: [
+    { by: 'buyer', action: 'offer', amount: 90_000, at },
+    { by: 'seller', action: 'counter', amount, at },
+  ] });
+}
+
 function offer(change: Partial<Offer> = {}): Offer {
   return {
     id: 7,
@@ -63,14 +71,7 @@ describe('offer view', () => {
 
   it('counters between the two sides, with the asking price as the seller ceiling', () => {
     expect(counterRangeFor(offer(), 'seller')).toEqual({ min: 90_001, max: 99_999 });
-    const countered = offer({
-      amount: 96_000,
-      by: 'seller',
-      history: [
-        { by: 'buyer', action: 'offer', amount: 90_000, at },
-        { by: 'seller', action: 'counter', amount: 96_000, at },
-      ],
-    });
+    const countered = counteredBySeller(96_000);
     expect(buyerLast(countered.history)).toBe(90_000);
     expect(counterRangeFor(countered, 'buyer')).toEqual({ min: 90_001, max: 95_999 });
     expect(counterProblem(90_000, { min: 90_001, max: 95_999 })).toBe('Counter with at least $90,001.');
@@ -81,14 +82,7 @@ describe('offer view', () => {
   it('shows the lifecycle moves, without counter when no amount is left between the sides', () => {
     expect(movesToShow(offer(), 'seller')).toEqual(['counter', 'accept', 'decline']);
     expect(movesToShow(offer(), 'buyer')).toEqual(['withdraw']);
-    const tight = offer({
-      amount: 90_001,
-      by: 'seller',
-      history: [
-        { by: 'buyer', action: 'offer', amount: 90_000, at },
-        { by: 'seller', action: 'counter', amount: 90_001, at },
-      ],
-    });
+    const tight = counteredBySeller(90_001);
     expect(movesToShow(tight, 'buyer')).toEqual(['accept', 'decline']);
     expect(movesToShow(offer({ status: 'accepted' }), 'seller')).toEqual([]);
   });

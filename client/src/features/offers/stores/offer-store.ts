@@ -41,21 +41,21 @@ export function applyOffers(incoming: readonly Offer[]): void {
 
 const listViewers = new UseCounts<'list'>();
 const threadViewers = new UseCounts<number>();
-let listening = false;
 
-function listen(): void {
-  if (listening) return;
-  listening = true;
-  getSocket().on('offer:updated', (raw: unknown) => {
-    const offer = toPushedOffer(raw);
-    if (offer) applyOffers([offer]);
-  });
-  // Pushes may have been missed while the connection was down: read again what is on screen.
-  onSocketConnect(() => {
-    if (listViewers.has('list')) void syncOfferList();
-    for (const id of threadViewers.keys()) void syncOffer(id);
-  });
-}
+/** Follows `offer:updated` from the first screen on, and re-reads what is on screen after every (re)connect. */
+const listen = (() => {
+  let started = false;
+  return () => {
+    if (started) return;
+    started = true;
+    getSocket().on('offer:updated', (raw: unknown) => applyOffers([toPushedOffer(raw)].filter((o) => o !== null)));
+    // Pushes may have been missed while the connection was down.
+    onSocketConnect(() => {
+      if (listViewers.has('list')) void syncOfferList();
+      for (const id of threadViewers.keys()) void syncOffer(id);
+    });
+  };
+})();
 
 /** Starts over for another user (signed in elsewhere, signed out). */
 function forUser(userId: number): void {
