@@ -82,6 +82,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
     expect(titles.length).toBeGreaterThan(0);
     for (const title of titles) expect(title).toContain('Porsche');
     await shot(panel(page), 'filter-panel-desktop');
+    await shot(page, 'listing-with-filters');
 
     // Live checks in the API's words: an upside-down year range is refused before it is sent.
     await field(page, 'Year from').fill('2015');
