@@ -194,7 +194,14 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
     const tab = await openTab(buyer, PHONE);
     await tab.page.goto(`${base}/?make=Porsche&minYear=2015&maxPrice=150000`);
     await settled(tab.page);
+    // On a phone the fields wait behind a Filters button that counts the ones applied.
+    const toggle = panel(tab.page).getByRole('button', { name: 'Filters (3)' });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await field(tab.page, 'Make').isVisible()).toBe(false);
     await panel(tab.page).scrollIntoViewIfNeeded();
+    await shot(panel(tab.page), 'filter-panel-phone-closed');
+    await toggle.click();
+    expect(await field(tab.page, 'Make').inputValue()).toBe('Porsche');
     await shot(panel(tab.page), 'filter-panel-phone');
     await expectNoHorizontalScroll(tab.page);
     await panel(tab.page).getByRole('button', { name: 'Save this search' }).click();
