@@ -61,6 +61,7 @@ describe('offers', () => {
     // The buyer makes an offer from the car page; the rule is said in the dialog.
     await b.page.goto(`${base}/car/${car.id}`);
     await b.page.getByTestId('asking-price').waitFor();
+    await shoot(b.page, 'car-page-make-offer');
     await b.page.getByTestId('make-offer').click();
     const dialog = b.page.getByTestId('make-offer-dialog');
     expect(await dialog.innerText()).toContain(`below the asking price of ${usd(PRICE)}`);
@@ -71,6 +72,8 @@ describe('offers', () => {
     await expect.poll(() => dialog.innerText(), SETTLE).toContain(`at most ${usd(PRICE - 1)}`);
     await dialog.getByLabel('Your offer').fill('85,000');
     await dialog.getByTestId('offer-message').fill('Cash buyer, can collect next week.');
+    expect(await dialog.getByTestId('offer-amount-error').count()).toBe(0); // typing again clears the refusal
+    await b.page.screenshot({ path: '/tmp/offers-make-offer-dialog.png', animations: 'disabled' });
     await dialog.getByTestId('offer-dialog-submit').click();
     await expect.poll(() => new URL(b.page.url()).pathname, SETTLE).toMatch(/^\/offers\/\d+$/);
     const offerId = Number(new URL(b.page.url()).pathname.split('/').pop());
@@ -80,6 +83,14 @@ describe('offers', () => {
     expect(await b.page.getByTestId('offer-withdraw').count()).toBe(1);
     expect(await b.page.getByTestId('offer-accept').count()).toBe(0);
 
+    // Back on the car page the buyer is shown their open offer instead of a second one.
+    await b.page.goto(`${base}/car/${car.id}`);
+    await expect.poll(() => b.page.getByTestId('my-offer').innerText().catch(() => ''), SETTLE).toContain(`Your offer: ${usd(85_000)}`);
+    expect(await b.page.getByTestId('make-offer').count()).toBe(0);
+    await shoot(b.page, 'car-page-my-offer');
+    await b.page.getByTestId('my-offer').getByRole('link', { name: 'View offer' }).click();
+    await b.page.getByRole('heading', { level: 1, name: `Offer #${offerId}` }).waitFor();
+
     // The seller's tab shows it without a reload, as their turn.
     const row = s.page.locator(`[data-testid="offer-row"][data-offer-id="${offerId}"]`);
     await row.waitFor(SETTLE);
@@ -88,12 +99,16 @@ describe('offers', () => {
     expect(await stillSamePage(s.page)).toBe(true);
     await shoot(s.page, 'dashboard-tab');
 
-    // The seller opens the thread and counters; the buyer sees it live.
-    await row.getByRole('link', { name: `View offer #${offerId}` }).click();
+    // The seller's car page counts the open offer and leads to the tab; the seller opens the thread.
+    await s.page.goto(`${base}/car/${car.id}`);
+    await expect.poll(() => s.page.getByTestId('car-offers-link').innerText(), SETTLE).toContain('Offers (1 open)');
+    await s.page.getByTestId('car-offers-link').click();
+    await s.page.locator(`[data-testid="offer-row"][data-offer-id="${offerId}"]`).getByRole('link', { name: `View offer #${offerId}` }).click();
     await s.page.getByRole('heading', { level: 1, name: `Offer #${offerId}` }).waitFor();
     expect(await s.page.getByTestId('offer-note').innerText()).toContain('Cash buyer');
     await markPage(s.page);
     await markPage(b.page);
+    // The seller counters; the buyer sees it live.
     await counter(s, 95_000);
     await expect.poll(() => tableAmount(b.page), SETTLE).toBe(usd(95_000));
     expect(await stillSamePage(b.page)).toBe(true);

@@ -82,7 +82,10 @@ export function MakeOfferDialog({
         <OfferAmountField
           label="Your offer"
           value={amount}
-          onChange={setAmount}
+          onChange={(value) => {
+            setAmount(value);
+            setErrors(({ amount: _stale, ...rest }) => rest);
+          }}
           error={errors.amount ?? null}
           hint={car.isAuction ? 'Whole dollars.' : `Whole dollars, up to ${formatUsd(range.max)}.`}
           busy={busy}

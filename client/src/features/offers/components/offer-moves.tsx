@@ -39,6 +39,11 @@ export function OfferMoves({ offer, party }: { offer: Offer; party: OfferParty }
 
   if (moves.length === 0) return null;
 
+  function editAmount(value: string) {
+    setAmount(value);
+    setAmountError(null);
+  }
+
   function open(move: OfferPartyMove) {
     setAmount('');
     setAmountError(null);
@@ -111,7 +116,7 @@ export function OfferMoves({ offer, party }: { offer: Offer; party: OfferParty }
             startOnCancel={dialog !== 'counter'}
           >
             {dialog === 'counter' && (
-              <OfferAmountField label="Your counter-offer" value={amount} onChange={setAmount} error={amountError} busy={busy} testId="counter-amount" />
+              <OfferAmountField label="Your counter-offer" value={amount} onChange={editAmount} error={amountError} busy={busy} testId="counter-amount" />
             )}
           </OfferDialogForm>
         )}
