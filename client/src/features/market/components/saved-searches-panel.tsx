@@ -95,12 +95,10 @@ export function SavedSearchesPanel() {
           searches.length === 0 ? (
             <div className="empty-state">
               <p className="empty-state__title">No saved searches yet</p>
-              <p className="muted">
-                Set filters on the listing and choose “Save this search” to hear about matching cars.{' '}
-                <Link to="/" className="text-link">
-                  Browse cars
-                </Link>
-              </p>
+              <p className="muted">Set filters on the listing and choose “Save this search” to hear about matching cars.</p>
+              <Link to="/" className="btn btn--dark">
+                Set filters
+              </Link>
             </div>
           ) : (
             <div className="stack saved-searches">
