@@ -40,7 +40,8 @@ async function counter(tab: Tab, amount: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  Object.assign(world, await startBrowserApp());
+  // Auctions may run for seconds here, so one can close within the test.
+  Object.assign(world, await startBrowserApp({ AUCTION_MIN_SECONDS: '2', AUCTION_EXTENSION_SECONDS: '1' }));
   world.buyer = await createUser(world.t, { name: 'Bea Buyer' });
   world.seller = await createUser(world.t, { name: 'Sam Seller' });
 });
@@ -150,6 +151,56 @@ describe('offers', () => {
     await shoot(s.page, 'dashboard-tab-phone');
 
     expectNoUnexpectedErrors(b);
+    expectNoUnexpectedErrors(s);
+  }, 120_000);
+
+  it('the seller offers an auction\'s car to the runner-up from My Listings, and the runner-up sees it live', async () => {
+    const { t, base, seller } = world;
+    const [winner, runnerUp] = [await createUser(t, { name: 'Wyn Winner' }), await createUser(t, { name: 'Rory Runner' })];
+    const inject = (user: SignedInUser, method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url, headers: user.auth, payload });
+    const listed = await inject(seller, 'POST', '/api/cars', {
+      make: 'Ferrari', model: 'F40 Second Chance', year: 1990, price: 50_000, mileage: 9_000, condition: 'Excellent', location: 'Monterey, CA',
+      description: 'An auction for a second chance.', features: [], bodyStyle: 'sports', auction: { endsAt: new Date(Date.now() + 3_000).toISOString() },
+    });
+    expect(listed.statusCode, listed.body).toBe(201);
+    const carId: number = listed.json().data.id;
+    for (const [who, amount] of [[runnerUp, 55_000], [winner, 60_000]] as const) {
+      expect((await inject(who, 'POST', '/api/bids', { carId, amount })).statusCode).toBe(201);
+    }
+    // The auction closes sold; the winner does not pay and cancels.
+    await expect
+      .poll(async () => {
+        await t.app.services.auctions.close(carId).catch(() => undefined);
+        return (await inject(seller, 'GET', `/api/cars/${carId}`)).json().data.auction.outcome;
+      }, SETTLE)
+      .toBe('sold');
+    const [order] = (await inject(winner, 'GET', '/api/orders')).json().data.orders.filter((o: { carId: number }) => o.carId === carId);
+    expect((await inject(winner, 'POST', `/api/orders/${order.id}/cancel`, { reason: 'Cannot pay' })).statusCode).toBe(200);
+
+    const r = await tabs.open(runnerUp);
+    await r.page.goto(`${base}/dashboard?tab=offers`);
+    await r.page.getByText('No offers yet').waitFor();
+    await markPage(r.page);
+
+    const s = await tabs.open(seller, { viewport: PHONE });
+    await s.page.goto(`${base}/dashboard?tab=listings`);
+    const listing = s.page.locator(`[data-testid="listing-row"][data-car-id="${carId}"]`);
+    await listing.getByTestId('second-chance').click();
+    const dialog = s.page.getByTestId('second-chance-dialog');
+    expect(await dialog.innerText()).toContain(`Offer the car to Rory Runner at ${usd(55_000)}? They have 1 day to accept.`);
+    await s.page.screenshot({ path: '/tmp/offers-second-chance-dialog-phone.png', animations: 'disabled' });
+    await dialog.getByTestId('offer-dialog-submit').click();
+    await expect.poll(() => new URL(s.page.url()).pathname, SETTLE).toMatch(/^\/offers\/\d+$/);
+    const offerId = Number(new URL(s.page.url()).pathname.split('/').pop());
+    expect(await tableAmount(s.page)).toBe(usd(55_000));
+    expect(await s.page.locator('main').innerText()).toContain('SECOND CHANCE OFFER');
+
+    // The runner-up's tab shows it without a reload, as their turn.
+    const row = r.page.locator(`[data-testid="offer-row"][data-offer-id="${offerId}"]`);
+    await row.waitFor(SETTLE);
+    expect(await row.getByTestId('offer-turn').innerText()).toBe('Your turn');
+    expect(await stillSamePage(r.page)).toBe(true);
+    expectNoUnexpectedErrors(r);
     expectNoUnexpectedErrors(s);
   }, 120_000);
 });
