@@ -1,5 +1,5 @@
-import type { Offer, Order } from '@common/api-types.ts';
-import { isOfferStatus, type OfferPartyMove } from '@common/offer-lifecycle.ts';
+import type { CarDetail, Offer, Order } from '@common/api-types.ts';
+import { askingPriceForOffers, isOfferStatus, type OfferPartyMove } from '@common/offer-lifecycle.ts';
 import { api } from '../../../lib/api-client.ts';
 
 export type { Offer, OfferHistoryEntry } from '@common/api-types.ts';
@@ -11,6 +11,15 @@ export const getOffers = (signal?: AbortSignal) => api.get<{ offers: Offer[] }>(
 
 /** One offer; 404 for anyone but its two parties. */
 export const getOffer = (offerId: number, signal?: AbortSignal) => api.get<Offer>(`/api/offers/${offerId}`, { signal });
+
+/**
+ * What a seller's counter stays below, read from the car as its seller sees it (an auction's
+ * reserve is shown to the seller only, and the offer does not carry it).
+ */
+export const getAskingPrice = (carId: number, signal?: AbortSignal) =>
+  api
+    .get<CarDetail>(`/api/cars/${carId}`, { signal })
+    .then((car) => askingPriceForOffers({ price: car.price, auctionReservePrice: car.auction?.reservePrice ?? null }));
 
 /** A buyer's opening offer on a car. */
 export const makeOffer = (carId: number, body: { amount: number; message?: string }, idempotencyKey: string) =>

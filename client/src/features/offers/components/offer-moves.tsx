@@ -10,7 +10,8 @@ import { ModalDialog } from '../../../components/ui/modal-dialog.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { detailsByField } from '../../../lib/field-errors.ts';
 import { RetrySafeSender } from '../../../lib/retry-key.ts';
-import type { Offer } from '../api/offers-api.ts';
+import { useResource } from '../../../lib/use-resource.ts';
+import { getAskingPrice, type Offer } from '../api/offers-api.ts';
 import { amountFromInput, carTitle, counterProblem, counterRangeFor, moveConsequence, movesToShow } from '../lib/offer-view.ts';
 import { runOfferMove } from '../stores/offer-store.ts';
 import { OfferAmountField } from './offer-amount-field.tsx';
@@ -23,6 +24,14 @@ const MOVES: Record<OfferPartyMove, { label: string; title: string; busy: string
   withdraw: { label: 'Withdraw', title: 'Withdraw your offer', busy: 'Withdrawing...', button: 'btn btn--outline', tone: 'dark' },
 };
 
+/** The seller's asking price for counters (null until read, and for the buyer, whose counters do not need it). */
+function useAskingPrice(offer: Offer, party: OfferParty): number | null {
+  const { resource } = useResource(party === 'seller' ? `asking:${offer.carId}` : 'asking:none', (signal) =>
+    party === 'seller' ? getAskingPrice(offer.carId, signal) : Promise.resolve(null),
+  );
+  return resource.status === 'success' ? resource.data : null;
+}
+
 /** The viewer's moves on an open offer, each behind a dialog that says what it does. */
 export function OfferMoves({ offer, party }: { offer: Offer; party: OfferParty }) {
   const navigate = useNavigate();
@@ -32,10 +41,11 @@ export function OfferMoves({ offer, party }: { offer: Offer; party: OfferParty }
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [sender] = useState(() => new RetrySafeSender<string>());
-  const moves = movesToShow(offer, party);
+  const askingPrice = useAskingPrice(offer, party);
+  const moves = movesToShow(offer, party, askingPrice);
   // A dialog whose move is no longer possible (the other party moved meanwhile) closes by itself.
   const dialog = opened && moves.includes(opened) ? opened : null;
-  const range = counterRangeFor(offer, party);
+  const range = counterRangeFor(offer, party, askingPrice);
 
   if (moves.length === 0) return null;
 

@@ -70,21 +70,24 @@ describe('offer view', () => {
   });
 
   it('counters between the two sides, with the asking price as the seller ceiling', () => {
-    expect(counterRangeFor(offer(), 'seller')).toEqual({ min: 90_001, max: 99_999 });
+    expect(counterRangeFor(offer(), 'seller', 100_000)).toEqual({ min: 90_001, max: 99_999 });
+    // An auction's reserve (read from the car) is the seller's ceiling; unknown yet, escrow's is.
+    expect(counterRangeFor(offer({ car: { ...offer().car, price: 50_000 } }), 'seller', 150_000)).toEqual({ min: 90_001, max: 149_999 });
+    expect(counterRangeFor(offer(), 'seller', null)).toEqual({ min: 90_001, max: 1_000_000 });
     const countered = counteredBySeller(96_000);
     expect(buyerLast(countered.history)).toBe(90_000);
-    expect(counterRangeFor(countered, 'buyer')).toEqual({ min: 90_001, max: 95_999 });
+    expect(counterRangeFor(countered, 'buyer', null)).toEqual({ min: 90_001, max: 95_999 });
     expect(counterProblem(90_000, { min: 90_001, max: 95_999 })).toBe('Counter with at least $90,001.');
     expect(counterProblem(96_000, { min: 90_001, max: 95_999 })).toBe('Counter with at most $95,999.');
     expect(counterProblem(93_000, { min: 90_001, max: 95_999 })).toBeNull();
   });
 
   it('shows the lifecycle moves, without counter when no amount is left between the sides', () => {
-    expect(movesToShow(offer(), 'seller')).toEqual(['counter', 'accept', 'decline']);
-    expect(movesToShow(offer(), 'buyer')).toEqual(['withdraw']);
+    expect(movesToShow(offer(), 'seller', 100_000)).toEqual(['counter', 'accept', 'decline']);
+    expect(movesToShow(offer(), 'buyer', null)).toEqual(['withdraw']);
     const tight = counteredBySeller(90_001);
-    expect(movesToShow(tight, 'buyer')).toEqual(['accept', 'decline']);
-    expect(movesToShow(offer({ status: 'accepted' }), 'seller')).toEqual([]);
+    expect(movesToShow(tight, 'buyer', null)).toEqual(['accept', 'decline']);
+    expect(movesToShow(offer({ status: 'accepted' }), 'seller', 100_000)).toEqual([]);
   });
 
   it('finds the buyer own open offer on a car and counts the seller open ones', () => {

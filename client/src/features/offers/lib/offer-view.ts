@@ -1,6 +1,5 @@
 import type { Offer } from '@common/api-types.ts';
 import {
-  askingPriceForOffers,
   counterRange,
   offerMovesFor,
   type OfferActor,
@@ -109,21 +108,19 @@ export function buyerLast(history: Offer['history']): number | null {
 }
 
 /**
- * The amounts the viewer may counter with now. The asking price is the listing's (an auction's
- * reserve is not part of the offer; the server still refuses a counter above it).
+ * The amounts the viewer may counter with now. `askingPrice` is what the seller's counter stays
+ * below (`askingPriceForOffers`: an auction's reserve, which the offer itself does not carry);
+ * null while it is not known yet, when only escrow's ceiling bounds the seller (the server still
+ * refuses a counter above the asking price). The buyer's range does not depend on it.
  */
-export function counterRangeFor(offer: OfferView, viewer: OfferParty): OfferRange {
-  return counterRange(viewer, {
-    buyerLast: buyerLast(offer.history),
-    onTable: offer.amount,
-    askingPrice: askingPriceForOffers({ price: offer.car.price, auctionReservePrice: null }),
-  });
+export function counterRangeFor(offer: OfferView, viewer: OfferParty, askingPrice: number | null): OfferRange {
+  return counterRange(viewer, { buyerLast: buyerLast(offer.history), onTable: offer.amount, askingPrice: askingPrice ?? Number.MAX_SAFE_INTEGER });
 }
 
 /** The moves to offer the viewer: those the lifecycle allows, without a counter when no amount is left between the sides. */
-export function movesToShow(offer: OfferView, viewer: OfferParty): OfferPartyMove[] {
+export function movesToShow(offer: OfferView, viewer: OfferParty, askingPrice: number | null): OfferPartyMove[] {
   const moves = offerMovesFor(offer, viewer);
-  const range = counterRangeFor(offer, viewer);
+  const range = counterRangeFor(offer, viewer, askingPrice);
   return range.min > range.max ? moves.filter((m) => m !== 'counter') : moves;
 }
 
