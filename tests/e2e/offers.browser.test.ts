@@ -158,26 +158,37 @@ describe('offers', () => {
     const { t, base, seller } = world;
     const [winner, runnerUp] = [await createUser(t, { name: 'Wyn Winner' }), await createUser(t, { name: 'Rory Runner' })];
     const inject = (user: SignedInUser, method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url, headers: user.auth, payload });
-    const listed = await inject(seller, 'POST', '/api/cars', {
-      make: 'Ferrari', model: 'F40 Second Chance', year: 1990, price: 50_000, mileage: 9_000, condition: 'Excellent', location: 'Monterey, CA',
-      description: 'An auction for a second chance.', features: [], bodyStyle: 'sports', auction: { endsAt: new Date(Date.now() + 3_000).toISOString() },
-    });
-    expect(listed.statusCode, listed.body).toBe(201);
-    const carId: number = listed.json().data.id;
-    for (const [who, amount] of [[runnerUp, 55_000], [winner, 60_000]] as const) {
-      expect((await inject(who, 'POST', '/api/bids', { carId, amount })).statusCode).toBe(201);
+    /** An auction of a few seconds with these bids, closed with `outcome`. */
+    async function auctionEnded(bids: [SignedInUser, number][], outcome: string, reservePrice?: number): Promise<number> {
+      const listed = await inject(seller, 'POST', '/api/cars', {
+        make: 'Ferrari', model: 'F40 Second Chance', year: 1990, price: 50_000, mileage: 9_000, condition: 'Excellent', location: 'Monterey, CA',
+        description: 'An auction that ends within the test.', features: [], bodyStyle: 'sports',
+        auction: { endsAt: new Date(Date.now() + 3_000).toISOString(), ...(reservePrice ? { reservePrice } : {}) },
+      });
+      expect(listed.statusCode, listed.body).toBe(201);
+      const id: number = listed.json().data.id;
+      for (const [who, amount] of bids) expect((await inject(who, 'POST', '/api/bids', { carId: id, amount })).statusCode).toBe(201);
+      await expect
+        .poll(async () => {
+          await t.app.services.auctions.close(id).catch(() => undefined);
+          return (await inject(seller, 'GET', `/api/cars/${id}`)).json().data.auction.outcome;
+        }, SETTLE)
+        .toBe(outcome);
+      return id;
     }
-    // The auction closes sold; the winner does not pay and cancels.
-    await expect
-      .poll(async () => {
-        await t.app.services.auctions.close(carId).catch(() => undefined);
-        return (await inject(seller, 'GET', `/api/cars/${carId}`)).json().data.auction.outcome;
-      }, SETTLE)
-      .toBe('sold');
+
+    // Below its reserve an ended auction takes offers of any amount, from its car page.
+    const unsold = await auctionEnded([[winner, 60_000]], 'reserve_not_met', 150_000);
+    const r = await tabs.open(runnerUp);
+    await r.page.goto(`${base}/car/${unsold}`);
+    await r.page.getByTestId('make-offer').click();
+    expect(await r.page.getByTestId('make-offer-dialog').innerText()).toContain('Name any amount');
+
+    // A sold auction whose winner does not pay (and cancels) can go to the runner-up.
+    const carId = await auctionEnded([[runnerUp, 55_000], [winner, 60_000]], 'sold');
     const [order] = (await inject(winner, 'GET', '/api/orders')).json().data.orders.filter((o: { carId: number }) => o.carId === carId);
     expect((await inject(winner, 'POST', `/api/orders/${order.id}/cancel`, { reason: 'Cannot pay' })).statusCode).toBe(200);
 
-    const r = await tabs.open(runnerUp);
     await r.page.goto(`${base}/dashboard?tab=offers`);
     await r.page.getByText('No offers yet').waitFor();
     await markPage(r.page);
