@@ -160,7 +160,7 @@ describe('Accounts', () => {
 
     // Tabs follow the ARIA tabs pattern.
     const tabs = page.getByRole('tab');
-    expect(await tabs.allInnerTexts()).toEqual(['Recent Activity', 'My Bids', 'Watchlist', 'Messages', 'Orders', 'My Listings', 'Settings']);
+    expect(await tabs.allInnerTexts()).toEqual(['Recent Activity', 'My Bids', 'Watchlist', 'Messages', 'Orders', 'Offers', 'My Listings', 'Saved searches', 'Settings']);
     expect(await page.getByRole('tab', { name: 'Recent Activity' }).getAttribute('aria-selected')).toBe('true');
     await page.getByRole('tabpanel').getByText('No recent activity yet').waitFor();
     await page.getByRole('tab', { name: 'Recent Activity' }).focus();

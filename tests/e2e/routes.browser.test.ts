@@ -166,7 +166,7 @@ const ROUTES: RouteCheck[] = [
         );
       await expect.poll(readTiles, SETTLE).toEqual(['Active Bids 1', 'Watchlist 1', 'Messages 1', expect.stringMatching(/^Activity [1-9]\d*$/)]);
       const tabs = page.getByRole('tablist', { name: 'Dashboard sections' }).getByRole('tab');
-      expect(await tabs.allInnerTexts()).toEqual(['Recent Activity', 'My Bids', 'Watchlist', 'Messages', 'Orders', 'My Listings', 'Settings']);
+      expect(await tabs.allInnerTexts()).toEqual(['Recent Activity', 'My Bids', 'Watchlist', 'Messages', 'Orders', 'Offers', 'My Listings', 'Saved searches', 'Settings']);
       await page.getByTestId('activity-item').first().waitFor();
     },
   },
