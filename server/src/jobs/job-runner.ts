@@ -209,14 +209,23 @@ export class JobRunner {
           .where(sql`${jobRuns.processId} in (select ${jobProcesses.id} from ${jobProcesses} where ${silent})`)
           .returning({ jobId: jobRuns.jobId, queue: jobRuns.queue });
         await tx.delete(jobProcesses).where(silent);
-        if (orphans.length === 0) return [];
-        await tx.execute(
-          sql`update ${sql.raw(BOSS_SCHEMA)}.job set state = 'retry', start_after = now() where state = 'active' and id in (${sql.join(
-            orphans.map((o) => sql`${o.jobId}::uuid`),
-            sql`, `,
-          )})`,
-        );
-        return orphans;
+        if (orphans.length > 0) {
+          await tx.execute(
+            sql`update ${sql.raw(BOSS_SCHEMA)}.job set state = 'retry', start_after = now() where state = 'active' and id in (${sql.join(
+              orphans.map((o) => sql`${o.jobId}::uuid`),
+              sql`, `,
+            )})`,
+          );
+        }
+        // A process killed between pg-boss handing it a job and its note of the run leaves an
+        // active job nobody claims: one active that long without a note is handed out again too.
+        const unclaimed = await tx.execute<{ name: string }>(sql`
+          update ${sql.raw(BOSS_SCHEMA)}.job j set state = 'retry', start_after = now()
+          where j.state = 'active' and j.started_on < now() - make_interval(secs => ${silentFor})
+            and not exists (select 1 from ${jobRuns} r where r.job_id = j.id)
+          returning j.name`);
+        const unclaimedRows = (Array.isArray(unclaimed) ? unclaimed : (unclaimed as unknown as { rows: { name: string }[] }).rows) as { name: string }[];
+        return [...orphans, ...unclaimedRows.map((row) => ({ jobId: '', queue: row.name }))];
       });
       if (requeued.length === 0) return;
       this.options.log.warn({ jobs: requeued.length }, 'jobs held by a process that stopped were handed out again');
