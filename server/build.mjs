@@ -22,6 +22,8 @@ export const ENTRY_POINTS = {
   seed: 'server/src/cli/seed.ts',
   operator: 'server/src/cli/operator.ts',
   'audit-verify': 'server/src/cli/audit-verify.ts',
+  backup: 'server/src/cli/backup.ts',
+  restore: 'server/src/cli/restore.ts',
 };
 
 /**
