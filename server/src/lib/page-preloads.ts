@@ -23,6 +23,9 @@ export type ViteManifest = Record<string, ViteManifestChunk>;
 export const SCREEN_MODULES: Partial<Record<PageName, string>> = {
   car: 'src/features/car-room/components/car-detail-screen.tsx',
   order: 'src/features/orders/components/order-screen.tsx',
+  offer: 'src/features/offers/components/offer-screen.tsx',
+  results: 'src/features/market/components/results-screen.tsx',
+  unsubscribe: 'src/features/market/components/unsubscribe-screen.tsx',
   dashboard: 'src/features/dashboard/components/dashboard-screen.tsx',
   sell: 'src/features/selling/components/sell-screen.tsx',
   login: 'src/features/auth/components/login-screen.tsx',
