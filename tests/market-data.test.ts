@@ -240,6 +240,8 @@ describe('sold results', () => {
     expect(res.body).not.toContain('Private Buyer');
     expect(res.json().data.pagination).toMatchObject({ total: 1, page: 1 });
     expect((await call('GET', '/api/results?limit=0')).statusCode).toBe(400);
+    expect((await call('GET', `/api/results?carId=${car.id}`)).json().data.results).toEqual(results);
+    expect((await call('GET', '/api/results?carId=999999999')).json().data.results).toEqual([]);
 
     // The market value of a car like it names the sale among its comparables, with the result's date.
     const similar = [];

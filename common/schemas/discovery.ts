@@ -41,6 +41,7 @@ export const SavedSearchEditSchema = Type.Object(
 export const UnsubscribeSchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, strict);
 
 export const ResultsQuerySchema = Type.Object({
+  carId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: "One car's sale (a sold car's page links to it)" })),
   make: Type.Optional(Type.String({ minLength: 1, maxLength: LISTING_LIMITS.make })),
   model: Type.Optional(Type.String({ minLength: 1, maxLength: LISTING_LIMITS.model })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),

@@ -219,7 +219,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
 });
 
 describe('sold results and price history', () => {
-  it('lists a released sale on /results, filtered by make in the URL', async () => {
+  it('lists a released sale on /results, filtered by make in the URL, and the sold car\'s page links to it', async () => {
     const [buyer, seller] = await Promise.all([createUser(t), createUser(t)]);
     const make = `Soldmake${Date.now() % 100_000}`;
     const car = await listCar(seller, { make, model: 'GT3 Touring', year: 2021, price: 162_500 });
@@ -253,7 +253,18 @@ describe('sold results and price history', () => {
       expect(await seriousViolations(tab.page), 'the results page').toEqual([]);
       expectNoUnexpectedErrors(tab);
     }
-  }, 60_000);
+
+    // The sold car's page says what it sold for and leads to its model's results.
+    const tab = await openTab(null, DESKTOP);
+    await tab.page.goto(`${base}/car/${car.id}`);
+    const sale = tab.page.getByTestId('car-sale');
+    await expect.poll(() => sale.count(), SETTLE).toBe(1);
+    expect(await sale.innerText()).toContain(`Sold for ${usd(162_500)}`);
+    await sale.getByRole('link', { name: `See what other ${make} GT3 Touring cars sold for` }).click();
+    await expect.poll(() => params(tab.page), SETTLE).toEqual({ make, model: 'GT3 Touring' });
+    await expect.poll(() => tab.page.getByTestId('sold-result').count(), SETTLE).toBe(1);
+    expectNoUnexpectedErrors(tab);
+  }, 90_000);
 
   it('shows the price history with its last drop on a sample car cut in price, and no chart for one price', async () => {
     const all = (await call('GET', '/api/cars?limit=50')).json().data.cars as { id: number }[];

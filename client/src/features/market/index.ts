@@ -4,7 +4,7 @@
  * settings and saving a search.
  */
 export { SavedSearchesPanel } from './components/saved-searches-panel.tsx';
-export { PriceHistory } from './components/price-history.tsx';
+export { PriceHistory, SoldResultNote } from './components/price-history.tsx';
 export { createSavedSearch } from './api/market-api.ts';
 export { ALERT_CHOICES } from './lib/alerts.ts';
 export {

@@ -30,8 +30,9 @@ export class MarketData {
   }
 
   /** Released orders, newest first: what each car sold for and how. Public: no buyer identity. */
-  async results(query: { make?: string; model?: string; page: number; limit: number }): Promise<{ results: SoldResult[]; pagination: Pagination }> {
+  async results(query: { carId?: number; make?: string; model?: string; page: number; limit: number }): Promise<{ results: SoldResult[]; pagination: Pagination }> {
     const conditions: SQL[] = [eq(orders.status, 'released')];
+    if (query.carId !== undefined) conditions.push(eq(cars.id, query.carId));
     if (query.make !== undefined) conditions.push(sql`lower(${cars.make}) = ${query.make.toLowerCase()}`);
     if (query.model !== undefined) conditions.push(sql`lower(${cars.model}) = ${query.model.toLowerCase()}`);
     const where = and(...conditions);

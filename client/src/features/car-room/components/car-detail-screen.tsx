@@ -17,7 +17,7 @@ import { CarGallery } from './car-gallery.tsx';
 import { CarReviews } from './car-reviews.tsx';
 import { LiveDiscussion } from './live-discussion.tsx';
 import { PricingCard } from './pricing-card.tsx';
-import { PriceHistory } from '../../market/index.ts';
+import { PriceHistory, SoldResultNote } from '../../market/index.ts';
 import { ArrowLeftIcon, StarIcon, TagIcon } from './room-icons.tsx';
 import { Stars } from './stars.tsx';
 import './car-room.css';
@@ -188,6 +188,7 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
               ownCar={ownCar}
               auction={auction}
             />
+            {detail.status === 'sold' && <SoldResultNote carId={detail.id} />}
             <PriceHistory carId={detail.id} />
             <LiveDiscussion
               carId={detail.id}

@@ -38,3 +38,7 @@ export const getResults = (query: ResultsQuery, signal?: AbortSignal) =>
     query: { make: query.make || undefined, model: query.model || undefined, page: query.page, limit: RESULTS_PAGE_SIZE },
     signal,
   });
+
+/** A car's sale, if it sold here (its result on `/results`). */
+export const getSaleOf = async (carId: number, signal?: AbortSignal) =>
+  (await api.get<{ results: SoldResult[]; pagination: Pagination }>('/api/results', { query: { carId, limit: 1 }, signal })).results[0] ?? null;

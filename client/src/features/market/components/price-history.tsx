@@ -1,7 +1,11 @@
 import { formatUsd } from '@common/pricing.ts';
 import type { PricePoint } from '@common/api-types.ts';
 import { useResource } from '../../../lib/use-resource.ts';
-import { getPriceHistory } from '../api/market-api.ts';
+import { Link } from 'react-router-dom';
+import { PAGES } from '@common/paths.ts';
+import { SALE_ROUTE_LABELS } from '@common/market-data.ts';
+import { getPriceHistory, getSaleOf } from '../api/market-api.ts';
+import { resultsParams } from '../lib/results-query.ts';
 import { chartGeometry, formatDay, priceDropSentence } from '../lib/price-history.ts';
 import './market.css';
 
@@ -65,4 +69,20 @@ export function PriceHistory({ carId }: { carId: number }) {
   const { resource } = useResource(`price-history:${carId}`, (signal) => getPriceHistory(carId, signal));
   if (resource.status !== 'success' || resource.data.length < 2) return null;
   return <PriceHistoryChart points={resource.data} />;
+}
+
+/** A sold car's page: what it sold for, and the link to its result among the model's sold results. */
+export function SoldResultNote({ carId }: { carId: number }) {
+  const { resource } = useResource(`sale:${carId}`, (signal) => getSaleOf(carId, signal));
+  if (resource.status !== 'success' || !resource.data) return null;
+  const sale = resource.data;
+  const link = `${PAGES.results}?${resultsParams({ make: sale.make, model: sale.model, page: 1 }).toString()}`;
+  return (
+    <section className="callout tone-info stack" data-testid="car-sale">
+      <p>{`Sold for ${formatUsd(sale.soldPrice)} on ${formatDay(sale.soldAt)} (${SALE_ROUTE_LABELS[sale.via].toLowerCase()}).`}</p>
+      <Link to={link} className="text-link">
+        {`See what other ${sale.make} ${sale.model} cars sold for`}
+      </Link>
+    </section>
+  );
 }

@@ -162,7 +162,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['cars'],
         summary: 'What cars sold for: every released escrow order, newest first (public; no buyer identity)',
-        description: 'make and model match exactly, case aside.',
+        description: 'make and model match exactly, case aside; carId gives one car\'s sale (empty when it has none).',
         querystring: ResultsQuerySchema,
         response: { 200: Envelope(Type.Object({ results: Type.Array(SoldResultSchema), pagination: PaginationSchema })), ...commonErrors },
       },
