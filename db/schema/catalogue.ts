@@ -116,6 +116,8 @@ export const cars = pgTable(
     index('cars_body_style_price_idx').on(t.bodyStyle, t.price, t.id).where(listed),
     // Searches for one make (and model), as buyers hunting one car ask and saved searches store.
     index('cars_make_model_price_idx').on(sql`lower(${t.make})`, sql`lower(${t.model})`, t.price, t.id).where(listed),
+    // One make alone, in price order: a common make has thousands of cars to sort without it.
+    index('cars_make_price_idx').on(sql`lower(${t.make})`, t.price, t.id).where(listed),
     index('cars_body_style_year_idx').on(t.bodyStyle, t.year, t.id).where(listed),
     index('cars_auction_ends_idx').on(t.auctionEndsAt, t.id).where(sql`${listed} and ${t.auctionEndsAt} is not null`),
     index('cars_below_market_price_idx').on(t.price, t.id).where(sql`${listed} and ${t.price} < ${t.marketValue}`),

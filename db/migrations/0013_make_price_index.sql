@@ -1,0 +1,1 @@
+CREATE INDEX "cars_make_price_idx" ON "cars" USING btree (lower("make"),"price","id") WHERE "status" = 'active';
