@@ -9,13 +9,11 @@
  * Exits 0 with a summary, 1 when the backup failed (the reason on stderr), 2 on bad arguments.
  * A name ending in .gz is gzipped.
  */
-import { createConnection } from 'node:net';
 import { resolve } from 'node:path';
 import { describeBackup, writeBackup } from '../../../db/backup.ts';
 import { openDatabase } from '../../../db/client.ts';
 import { configOrExit } from '../config.ts';
-import { operatorSocketPath } from '../plugins/operator-channel.ts';
-import type { OperatorCommand, OperatorReply } from '../services/operator-commands.ts';
+import { viaRunningServer } from './operator-socket.ts';
 
 const USAGE = 'Usage: npm run backup -- <file>   (a name ending in .gz is gzipped)';
 
@@ -47,26 +45,4 @@ try {
 } catch (error) {
   console.error(`The backup failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
-}
-
-/** Asks the server running on this data folder; null when none runs. */
-function viaRunningServer(dataDir: string, command: OperatorCommand): Promise<OperatorReply | null> {
-  return new Promise((done, fail) => {
-    const socket = createConnection(operatorSocketPath(dataDir));
-    let answer = '';
-    socket.setEncoding('utf8');
-    socket.once('connect', () => socket.write(`${JSON.stringify(command)}\n`));
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.once('end', () => {
-      try {
-        done(JSON.parse(answer) as OperatorReply);
-      } catch {
-        fail(new Error('the server gave an unreadable answer'));
-      }
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => {
-      if (['ENOENT', 'ECONNREFUSED'].includes(error.code ?? '') && answer === '') done(null);
-      else fail(error);
-    });
-  });
 }

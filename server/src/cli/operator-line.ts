@@ -4,7 +4,6 @@
  * command opens the database itself and runs the same services. Prints the answer and exits:
  * 0 done, 1 refused (the reason on stderr), 2 bad arguments.
  */
-import { createConnection } from 'node:net';
 import pino from 'pino';
 import { openDatabase } from '../../../db/client.ts';
 // From config.ts, not server.ts: the command then loads no web server, routes or sockets.
@@ -13,7 +12,7 @@ import { systemClock } from '../lib/clock.ts';
 import { EventBus } from '../lib/events.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { Mailer, createTransport } from '../services/mailer.ts';
-import { operatorSocketPath } from '../plugins/operator-channel.ts';
+import { viaRunningServer } from './operator-socket.ts';
 import { AccountsAdmin } from '../services/back-office/accounts.ts';
 import { runOperatorCommand, type OperatorCommand, type OperatorReply } from '../services/operator-commands.ts';
 import { createOrdersService } from '../services/orders/orders-service.ts';
@@ -31,28 +30,6 @@ export async function runCommandLine(parsed: OperatorCommand | { error: string }
   }
   console.log(reply.text);
   process.exit(0);
-}
-
-/** Sends the command to the server running on this data folder; null when none is running. */
-function viaRunningServer(dataDir: string, command: OperatorCommand): Promise<OperatorReply | null> {
-  return new Promise((resolve, reject) => {
-    const socket = createConnection(operatorSocketPath(dataDir));
-    let answer = '';
-    socket.setEncoding('utf8');
-    socket.once('connect', () => socket.write(`${JSON.stringify(command)}\n`));
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.once('end', () => {
-      try {
-        resolve(JSON.parse(answer) as OperatorReply);
-      } catch {
-        reject(new Error('The server gave an unreadable answer'));
-      }
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => {
-      if (['ENOENT', 'ECONNREFUSED'].includes(error.code ?? '') && answer === '') resolve(null);
-      else reject(error);
-    });
-  });
 }
 
 /** Runs the command in this process. Jobs it queues (a payout or refund) run in the server. */
