@@ -100,6 +100,11 @@ describe('saved searches', () => {
       expect(res.statusCode, method).toBe(404);
     }
     expect((await call('GET', '/api/saved-searches', other)).json().data.searches).toEqual([]);
+    // Signed out: 401 for every saved-search route, and nothing changes.
+    for (const [method, url, body] of [['GET', '/api/saved-searches'], ['POST', '/api/saved-searches', { name: 'x', query: {}, alerts: 'off' }], ['PATCH', `/api/saved-searches/${search.id}`, { alerts: 'off' }], ['DELETE', `/api/saved-searches/${search.id}`]] as const) {
+      expect((await call(method, url, undefined, body)).statusCode, `${method} ${url}`).toBe(401);
+    }
+    expect((await call('GET', '/api/saved-searches', owner)).json().data.searches).toEqual([search]);
     const renamed = await call('PATCH', `/api/saved-searches/${search.id}`, owner, { name: 'Any Porsche', alerts: 'daily' });
     expect(renamed.json().data).toMatchObject({ name: 'Any Porsche', alerts: 'daily' });
     for (let i = 1; i < 20; i += 1) expect((await save(owner, { minYear: 2000 + i })).statusCode).toBe(201);

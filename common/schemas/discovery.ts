@@ -1,21 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { SAVED_SEARCH_ALERTS, SAVED_SEARCH_NAME_MAX } from '../market-data.ts';
 import { LISTING_LIMITS, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../listing.ts';
-import { listingCriteriaFields } from './listing.ts';
+import { optionalCriteria } from './listing.ts';
 import { StringEnum, Text, messages, strict } from './kit.ts';
 
 /** Bodies and queries of saved searches, their unsubscribe link and sold results. */
 
 export const SavedSearchQuerySchema = Type.Object(
   {
-    search: Type.Optional(listingCriteriaFields.search),
-    make: Type.Optional(listingCriteriaFields.make),
-    model: Type.Optional(listingCriteriaFields.model),
-    bodyStyle: Type.Optional(listingCriteriaFields.bodyStyle),
-    minYear: Type.Optional(listingCriteriaFields.minYear),
-    maxYear: Type.Optional(listingCriteriaFields.maxYear),
-    minPrice: Type.Optional(listingCriteriaFields.minPrice),
-    maxPrice: Type.Optional(listingCriteriaFields.maxPrice),
+    ...optionalCriteria,
     auctionsOnly: Type.Optional(Type.Boolean({ description: 'Only live auctions' })),
   },
   { ...strict, title: 'SavedSearchQuery', description: 'The listing criteria the search stands for (as GET /api/cars takes them)' },

@@ -162,7 +162,8 @@ export function criteriaProblems(criteria: ListingCriteria): { field: string; me
   });
 }
 
-export const ListingQuerySchema = Type.Object({
+/** The criteria, each optional: what a listing query or a saved search may name. */
+export const optionalCriteria = {
   search: Type.Optional(listingCriteriaFields.search),
   make: Type.Optional(listingCriteriaFields.make),
   model: Type.Optional(listingCriteriaFields.model),
@@ -171,6 +172,10 @@ export const ListingQuerySchema = Type.Object({
   maxYear: Type.Optional(listingCriteriaFields.maxYear),
   minPrice: Type.Optional(listingCriteriaFields.minPrice),
   maxPrice: Type.Optional(listingCriteriaFields.maxPrice),
+};
+
+export const ListingQuerySchema = Type.Object({
+  ...optionalCriteria,
   filter: Type.Optional(StringEnum(LISTING_FILTERS, { default: DEFAULT_LISTING_FILTER, description: 'luxury: price >= $100,000; sports: sports body style; below-market: price < market value; auctions: live auctions' })),
   sort: Type.Optional(StringEnum(LISTING_SORTS, { default: DEFAULT_LISTING_SORT, description: 'popular: most live viewers, then most bids, then newest; ending-soon: auctions by their end first' })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
