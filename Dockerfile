@@ -19,6 +19,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/server/run.mjs /app/server/build.mjs ./server/
 COPY --from=build /app/server/dist ./server/dist
 COPY --from=build /app/client/dist ./client/dist
+COPY --from=build /app/client/dist-ssr ./client/dist-ssr
 COPY --from=build /app/db/migrations ./db/migrations
 RUN mkdir -p /data && chown node:node /data
 USER node

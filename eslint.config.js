@@ -55,7 +55,7 @@ const layerZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'client/dist', 'server/dist', 'db/migrations', 'coverage', '.data'] },
+  { ignores: ['node_modules', 'client/dist', 'client/dist-ssr', 'server/dist', 'db/migrations', 'coverage', '.data'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

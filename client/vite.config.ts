@@ -18,6 +18,21 @@ export default defineConfig({
     // The server reads which files each screen needs from it, to announce them in the page's HTML.
     manifest: true,
   },
+  // One `vite build` makes both: the browser's app (dist) and the server's way into the same
+  // screens (dist-ssr/entry-server.js), which renders the listing, car and content pages.
+  builder: {},
+  environments: {
+    ssr: {
+      build: {
+        outDir: 'dist-ssr',
+        emptyOutDir: true,
+        sourcemap: false,
+        manifest: false,
+        copyPublicDir: false,
+        rollupOptions: { input: { 'entry-server': 'src/entry-server.tsx' } },
+      },
+    },
+  },
   server: {
     port: 5173,
     proxy: {

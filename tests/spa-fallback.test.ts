@@ -13,11 +13,19 @@ afterAll(async () => {
 });
 
 describe('serving the web app', () => {
-  it.each(['/', '/car/3', '/dashboard', '/verify-email?token=abc', '/some/unknown/page'])('answers %s with the app HTML', async (url) => {
+  it.each(['/', '/car/3', '/dashboard', '/verify-email?token=abc'])('answers %s with the app HTML', async (url) => {
     const res = await t.app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('<div id="root">');
+  });
+
+  it('answers a path no page takes with 404 and the app showing its not-found page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/some/unknown/page' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('<div id="root">');
+    expect(res.body).toMatch(/<h1[^>]*>Page not found<\/h1>/);
   });
 
   it('serves the built assets the HTML refers to', async () => {
@@ -61,9 +69,10 @@ describe("announcing what a page needs in its HTML", () => {
     expect(html).toContain(`<link rel="preload" as="image" fetchpriority="high" href="${car.images[0]}">`);
   });
 
-  it('still serves a car page for a car that does not exist, without an image to fetch', async () => {
+  it('answers a car that does not exist with 404 and its not-found screen, without an image to fetch', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/car/999999' });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toMatch(/<h1[^>]*>Car Not Found<\/h1>/);
     expect(preloads(res.body, 'modulepreload').length).toBeGreaterThan(0);
     expect(res.body).not.toContain('as="image"');
   });

@@ -120,8 +120,15 @@ function withDerived(data: SessionData) {
   return { ...data, isAuthenticated: Boolean(data.accessToken && data.user) };
 }
 
+const SIGNED_OUT: SessionData = { accessToken: null, refreshToken: null, user: null };
+
+/**
+ * Created signed out, then given the stored session: the store's initial state is what a page
+ * drawn on the server shows (it cannot see this browser's storage), and React hydrates with
+ * it before showing the signed-in parts.
+ */
 export const useSessionStore = create<SessionState>()((set, get) => ({
-  ...withDerived(readStoredSession()),
+  ...withDerived(SIGNED_OUT),
   setSession: (patch) => {
     const { accessToken, refreshToken, user } = get();
     const next: SessionData = { accessToken, refreshToken, user, ...patch };
@@ -129,11 +136,11 @@ export const useSessionStore = create<SessionState>()((set, get) => ({
     set(withDerived(next));
   },
   clearSession: () => {
-    const next: SessionData = { accessToken: null, refreshToken: null, user: null };
-    writeStoredSession(next);
-    set(withDerived(next));
+    writeStoredSession(SIGNED_OUT);
+    set(withDerived(SIGNED_OUT));
   },
 }));
+useSessionStore.setState(withDerived(readStoredSession()));
 
 // Keep tabs in sync: signing in or out in one tab updates the others.
 if (typeof window !== 'undefined') {

@@ -1,5 +1,6 @@
-import { startTransition, useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage, isAbortError } from './api-client.ts';
+import { usePageData } from './page-data.tsx';
 
 export type Resource<T> =
   | { status: 'loading' }
@@ -13,17 +14,26 @@ const LOADING = { status: 'loading' } as const;
  * only ever shows the result of the request that belongs to the current key. `key` must change
  * whenever `fetcher` would fetch something else. `mutate` edits the loaded data in place
  * (e.g. a removed row, a new card) without a round trip.
+ *
+ * `pagePath` names the request `fetcher` makes (see page-data.tsx): on a page the server
+ * rendered with that answer, the first render shows it and nothing is fetched again.
  */
 export function useResource<T>(
   key: string,
   fetcher: (signal: AbortSignal) => Promise<T>,
   fallbackMessage?: string,
+  pagePath?: string,
 ): { resource: Resource<T>; retry: () => void; mutate: (update: (data: T) => T) => void } {
   const [attempt, setAttempt] = useState(0);
   const requestKey = `${key}#${attempt}`;
-  const [settled, setSettled] = useState<{ key: string; resource: Resource<T> } | null>(null);
+  const fromPage = usePageData<T>(pagePath ?? null);
+  const [settled, setSettled] = useState<{ key: string; resource: Resource<T> } | null>(() =>
+    fromPage === undefined ? null : { key: requestKey, resource: { status: 'success', data: fromPage } },
+  );
+  const servedByPage = useRef(fromPage === undefined ? null : requestKey);
 
   useEffect(() => {
+    if (requestKey === servedByPage.current) return;
     const controller = new AbortController();
     fetcher(controller.signal)
       // Rendering what arrived (often a long list) as a transition yields to the browser every few

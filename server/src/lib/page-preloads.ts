@@ -51,18 +51,21 @@ function escapeAttribute(value: string): string {
 
 /**
  * `<link>` tags that fetch a screen's code and styles early: modulepreload for its chunks (the
- * app imports them moments later from the cache) and a non-blocking preload for its CSS (the
- * app attaches it, as it would without this). What the entry script already loads is left out.
+ * app imports them moments later from the cache) and for its CSS a non-blocking preload (the
+ * app attaches it, as it would without this) or, for a page drawn on the server, a stylesheet. What the entry script already loads is left out.
  * Empty when the module is not in the manifest.
  */
-export function screenPreloadTags(manifest: ViteManifest, module: string): string {
+export function screenPreloadTags(manifest: ViteManifest, module: string, styles: 'preload' | 'stylesheet' = 'preload'): string {
   if (!manifest[module]) return '';
   const loadedByEntry = new Set<string>();
   for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) withStaticImports(manifest, key, loadedByEntry);
   const chunks = [...withStaticImports(manifest, module)].filter((key) => !loadedByEntry.has(key)).map((key) => manifest[key]!);
   const scripts = chunks.map((chunk) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(chunk.file)}">`);
-  const styles = [...new Set(chunks.flatMap((chunk) => chunk.css ?? []))].map((file) => `<link rel="preload" as="style" href="/${escapeAttribute(file)}">`);
-  return [...scripts, ...styles].join('');
+  // A page drawn on the server shows the screen before its code runs: its styles must apply
+  // from the first paint, so they are stylesheets (the app's loader finds them and adds no copy).
+  const styleTag = styles === 'stylesheet' ? (file: string) => `<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}">` : (file: string) => `<link rel="preload" as="style" href="/${escapeAttribute(file)}">`;
+  const styleTags = [...new Set(chunks.flatMap((chunk) => chunk.css ?? []))].map(styleTag);
+  return [...scripts, ...styleTags].join('');
 }
 
 /** The image a car page shows first, as the gallery picks it: the first upload (WebP), else the first illustration. */

@@ -7,8 +7,12 @@ import { matchPage } from '@common/paths.ts';
 import { parseId } from '../services/cars.ts';
 import { heroImageTag, SCREEN_MODULES, screenPreloadTags, withHeadTags, type ViteManifest } from '../lib/page-preloads.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
+import { loadServerEntry, PageRenderer, type ReadApi } from '../pages/page-renderer.ts';
+import type { CarDetail } from '@common/api-types.ts';
 
 export const CLIENT_DIST = fromProjectRoot('client/dist');
+/** The web app's server entry, built with it (client/vite.config.ts). */
+export const CLIENT_SERVER_ENTRY = fromProjectRoot('client/dist-ssr/entry-server.js');
 
 /**
  * Serves the built web app; the not-found handler falls back to its HTML for app routes. The
@@ -23,7 +27,14 @@ export default fp(
       return;
     }
     app.appShell.html = readFileSync(indexFile);
-    app.appShell.render = pageRenderer(app, app.appShell.html.toString('utf8'));
+    const shell = app.appShell.html.toString('utf8');
+    const manifest = readManifest();
+    const browserPages = pageRenderer(app, shell, manifest);
+    const serverPages = await serverPageRenderer(app, shell, manifest);
+    app.appShell.render = async (url) => {
+      const drawn = serverPages ? await drawOnServer(app, serverPages, url) : null;
+      return drawn ?? { status: 200, html: await browserPages(url.pathname) };
+    };
     await app.register(fastifyStatic, {
       root: CLIENT_DIST,
       wildcard: false,
@@ -39,9 +50,10 @@ export default fp(
         if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
-    app.get('/', { schema: { hide: true } }, (_request, reply) =>
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(app.appShell.html),
-    );
+    app.get('/', { schema: { hide: true } }, async (request, reply) => {
+      const page = await app.appShell.render!(new URL(request.url, 'http://page.invalid'));
+      return reply.status(page.status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page.html);
+    });
   },
   { name: 'client', dependencies: ['errors', 'services'] },
 );
@@ -63,8 +75,7 @@ const HERO_CACHE_MS = 30_000;
  * first image too. Only what the build and the database say: a car that cannot be read (not
  * found, a draft, the database away) gets the page without an image hint.
  */
-function pageRenderer(app: FastifyInstance, shell: string): (path: string) => Promise<string> {
-  const manifest = readManifest();
+function pageRenderer(app: FastifyInstance, shell: string, manifest: ViteManifest): (path: string) => Promise<string> {
   const screens = new Map(Object.entries(SCREEN_MODULES).map(([page, module]) => [page, withHeadTags(shell, screenPreloadTags(manifest, module))]));
   const heroes = new TtlCache<string>(HERO_CACHE_MS, 2_000);
   return async (path) => {
@@ -79,3 +90,39 @@ function pageRenderer(app: FastifyInstance, shell: string): (path: string) => Pr
   };
 }
 
+
+/**
+ * The renderer of the pages drawn on the server (pages/page-renderer.ts), or null when the web
+ * app was built without its server entry. The API answers come from this server itself, as a
+ * signed-out browser would get them, so a page shows exactly what the API says.
+ */
+async function serverPageRenderer(app: FastifyInstance, shell: string, manifest: ViteManifest): Promise<PageRenderer | null> {
+  const entry = await loadServerEntry(CLIENT_SERVER_ENTRY);
+  if (!entry) {
+    app.log.warn('the web app\'s server entry is missing (client/dist-ssr); pages are drawn in the browser only');
+    return null;
+  }
+  const readApi: ReadApi = async (path) => {
+    const answer = await app.inject({ method: 'GET', url: path, headers: { accept: 'application/json' } });
+    const body = answer.json<{ data?: unknown }>();
+    return { status: answer.statusCode, data: body.data };
+  };
+  const renderer = new PageRenderer(entry, shell, readApi, app.config.appUrl, (page, data) => {
+    const module = page === 'not-found' ? undefined : SCREEN_MODULES[page];
+    const screen = module ? screenPreloadTags(manifest, module, 'stylesheet') : '';
+    const car = page === 'car' ? Object.values(data)[0] : undefined;
+    return screen + (car?.status === 200 ? heroImageTag(car.data as CarDetail) : '');
+  });
+  await renderer.warm();
+  return renderer;
+}
+
+/** A page drawn on the server, or null for one drawn in the browser; a failure answers 503, fast. */
+async function drawOnServer(app: FastifyInstance, renderer: PageRenderer, url: URL): Promise<{ status: number; html: string } | null> {
+  try {
+    return await renderer.render(url);
+  } catch (error) {
+    app.log.error({ err: error, path: url.pathname }, 'a page could not be drawn on the server');
+    return renderer.unavailable();
+  }
+}

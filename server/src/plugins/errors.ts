@@ -67,8 +67,8 @@ export default fp(
     app.setNotFoundHandler(async (request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
       if (appShell.html && (request.method === 'GET' || request.method === 'HEAD') && isAppRoute(path)) {
-        const html = appShell.render ? await appShell.render(path) : appShell.html;
-        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+        const page = appShell.render ? await appShell.render(new URL(request.url, 'http://page.invalid')) : { status: 200, html: appShell.html };
+        return reply.status(page.status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page.html);
       }
       return reply.status(404).send({ error: `No route for ${request.method} ${path}`, code: 'NOT_FOUND' });
     });
@@ -104,8 +104,11 @@ function isAppRoute(path: string): boolean {
 /** The built web app's HTML, served for deep links such as /car/3 once the client plugin finds it. */
 export interface AppShell {
   html: Buffer | null;
-  /** The HTML for one page of the app, with what that page will need announced; never fails. */
-  render?: (path: string) => Promise<Buffer | string>;
+  /**
+   * One page of the app (path and query): drawn on the server with its status (the listing, a
+   * car, content pages), or the app's HTML with what the page will need announced; never fails.
+   */
+  render?: (url: URL) => Promise<{ status: number; html: Buffer | string }>;
 }
 
 declare module 'fastify' {

@@ -128,9 +128,11 @@ export function Emblem({ size = 32 }: { size?: number }) {
     <svg width={size} height={size} viewBox="0 0 64 64" aria-hidden="true" focusable="false">
       <defs>
         <linearGradient id={gradientId} x1="0" y1="0" x2="1" y2="1">
-          <stop offset="0" style={{ stopColor: 'var(--color-emblem-light)' }} />
-          <stop offset="0.55" style={{ stopColor: 'var(--color-accent)' }} />
-          <stop offset="1" style={{ stopColor: 'var(--color-emblem-dark)' }} />
+          {/* Colours from classes, not style attributes: a page drawn on the server carries its
+              markup as HTML, where the CSP (style-src 'self') refuses inline styles. */}
+          <stop offset="0" className="emblem-stop emblem-stop--light" />
+          <stop offset="0.55" className="emblem-stop emblem-stop--accent" />
+          <stop offset="1" className="emblem-stop emblem-stop--dark" />
         </linearGradient>
       </defs>
       <path

@@ -1,2 +1,3 @@
 /** What the app's entry uses of the car room: reading a car while its screen's code loads. */
 export { readCarEarly } from './api/early-car-read.ts';
+export { carDetailPath } from './api/car-room-api.ts';

@@ -17,3 +17,10 @@ export {
   type FilterCriteria,
   type FilterKey,
 } from './lib/criteria.ts';
+
+import { priceHistoryPath, resultsPagePath } from './api/market-api.ts';
+import { parseResultsQuery } from './lib/results-query.ts';
+
+export { priceHistoryPath };
+/** The request the sold results' first screen is drawn from, for the page's search parameters. */
+export const resultsPageRequest = (params: URLSearchParams): string => resultsPagePath(parseResultsQuery(params));

@@ -8,8 +8,11 @@ export { CHAT_MESSAGE_MAX_LENGTH, CHAT_PAGE_MAX } from '@common/schemas/commerce
 /** Messages shown when a room opens. */
 export const CHAT_INITIAL_LIMIT = 50;
 
+/** `GET /api/cars/:id`, also the key of a server-rendered car page's answer. */
+export const carDetailPath = (carId: number) => `/api/cars/${carId}`;
+
 export function getCarDetail(carId: number, signal?: AbortSignal): Promise<CarDetail> {
-  return api.get<CarDetail>(`/api/cars/${carId}`, { signal });
+  return api.get<CarDetail>(carDetailPath(carId), { signal });
 }
 
 /** `GET /api/cars/:id/valuation`: how the market value was estimated. */

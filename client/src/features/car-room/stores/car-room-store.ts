@@ -152,12 +152,19 @@ async function joinAndSync(carId: number): Promise<void> {
   await syncRoom(carId);
 }
 
-/** Starts (or shares) the room of `carId`: joins it live and loads its snapshots. */
-export function openRoom(carId: number): void {
+/**
+ * Starts (or shares) the room of `carId`: joins it live and loads its snapshots. `fromPage` is
+ * the room a server-rendered page was drawn with: the screen keeps showing it while the
+ * snapshots (the signed-in view, bids, discussion) are read.
+ */
+export function openRoom(carId: number, fromPage?: CarRoom): void {
   listen();
   if (!openCount.open(carId)) return;
   leftWhileOffline.delete(carId);
-  useCarRoomStore.setState((state) => ({ rooms: { ...state.rooms, [carId]: state.rooms[carId] ?? emptyRoom(carId) } }));
+  if (fromPage?.detail) recordServerTime(fromPage.detail.serverTime);
+  useCarRoomStore.setState((state) => ({ rooms: { ...state.rooms, [carId]: state.rooms[carId] ?? fromPage ?? emptyRoom(carId) } }));
+  // The server has just said there is no such car: nothing to join or read.
+  if (fromPage?.status === 'not-found') return;
   if (isSocketConnected()) void joinAndSync(carId);
   else void syncRoom(carId); // show the car now; the connect handler joins and catches up
 }

@@ -1,4 +1,5 @@
 import { api } from '../../../lib/api-client.ts';
+import { apiPath } from '../../../lib/page-data.tsx';
 import { toApiQuery, type ListingQuery } from '../lib/listing-query.ts';
 import type { AuctionSummary, CarDetail, CarListItem, Pagination } from '@common/api-types.ts';
 
@@ -8,6 +9,9 @@ export interface CarsPage {
   cars: CarListItem[];
   pagination: Pagination;
 }
+
+/** The request `getCars` makes, as a server-rendered page keys its answer. */
+export const carsPagePath = (query: ListingQuery) => apiPath('/api/cars', toApiQuery(query));
 
 export function getCars(query: ListingQuery, signal?: AbortSignal): Promise<CarsPage> {
   return api.get<CarsPage>('/api/cars', { query: toApiQuery(query), signal });

@@ -1,7 +1,8 @@
-import { startTransition, useCallback, useEffect, useState } from 'react';
-import { ApiError, buildQueryString, isAbortError } from '../../../lib/api-client.ts';
-import { getCars, type CarsPage } from '../api/get-cars.ts';
-import { toApiQuery, type ListingQuery } from '../lib/listing-query.ts';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError, isAbortError } from '../../../lib/api-client.ts';
+import { usePageData } from '../../../lib/page-data.tsx';
+import { carsPagePath, getCars, type CarsPage } from '../api/get-cars.ts';
+import type { ListingQuery } from '../lib/listing-query.ts';
 
 export const FETCH_CARS_FAILED = 'Failed to fetch cars';
 
@@ -33,11 +34,17 @@ function remember(key: string, page: CarsPage): void {
 export function useCars(query: ListingQuery): { result: CarsResult; retry: () => void } {
   const [attempt, setAttempt] = useState(0);
   // The API query in words stands for the whole query (criteria included).
-  const queryKey = buildQueryString(toApiQuery(query));
+  const queryKey = carsPagePath(query);
   const requestKey = `${queryKey}#${attempt}`;
-  const [settled, setSettled] = useState<{ key: string; result: CarsResult } | null>(null);
+  // A page the server rendered came with this query's answer: shown as it is, not fetched again.
+  const fromPage = usePageData<CarsPage>(queryKey);
+  const [settled, setSettled] = useState<{ key: string; result: CarsResult } | null>(() =>
+    fromPage ? { key: requestKey, result: { status: 'success', data: fromPage } } : null,
+  );
+  const servedByPage = useRef(fromPage ? requestKey : null);
 
   useEffect(() => {
+    if (requestKey === servedByPage.current) return;
     const controller = new AbortController();
     getCars(query, controller.signal)
       .then((data) => {

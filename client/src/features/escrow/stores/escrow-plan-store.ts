@@ -49,6 +49,10 @@ export const useEscrowPlanStore = create<EscrowPlanState>()(
         const plan = (persisted as { plan?: unknown } | null)?.plan;
         return { ...current, plan: typeof plan === 'string' && isEscrowPlanId(plan) ? plan : current.plan };
       },
+      // Read just below instead: the store's initial state stays the default plan, the one a
+      // page drawn on the server shows, which React hydrates with before showing the stored one.
+      skipHydration: true,
     },
   ),
 );
+void useEscrowPlanStore.persist.rehydrate();

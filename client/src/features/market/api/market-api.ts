@@ -1,4 +1,5 @@
 import { api } from '../../../lib/api-client.ts';
+import { apiPath } from '../../../lib/page-data.tsx';
 import type { Pagination, PricePoint, SavedSearch, SoldResult } from '@common/api-types.ts';
 import type { SavedSearchAlerts } from '@common/market-data.ts';
 import type { SavedSearchQuery } from '@common/schemas/discovery.ts';
@@ -22,8 +23,10 @@ export const deleteSavedSearch = (id: number) => api.delete<{ id: number; delete
 
 export const unsubscribeAlerts = (token: string) => api.post<{ name: string }>('/api/saved-searches/unsubscribe', { token });
 
-export const getPriceHistory = async (carId: number, signal?: AbortSignal) =>
-  (await api.get<{ points: PricePoint[] }>(`/api/cars/${carId}/price-history`, { signal })).points;
+/** `GET /api/cars/:id/price-history`, also the key of a server-rendered car page's answer. */
+export const priceHistoryPath = (carId: number) => `/api/cars/${carId}/price-history`;
+
+export const getPriceHistory = (carId: number, signal?: AbortSignal) => api.get<{ points: PricePoint[] }>(priceHistoryPath(carId), { signal });
 
 export interface ResultsQuery {
   make: string;
@@ -33,12 +36,21 @@ export interface ResultsQuery {
 
 export const RESULTS_PAGE_SIZE = 20;
 
+const resultsApiQuery = (query: ResultsQuery) => ({
+  make: query.make || undefined,
+  model: query.model || undefined,
+  page: query.page,
+  limit: RESULTS_PAGE_SIZE,
+});
+
+/** The request `getResults` makes, as a server-rendered page keys its answer. */
+export const resultsPagePath = (query: ResultsQuery) => apiPath('/api/results', resultsApiQuery(query));
+
 export const getResults = (query: ResultsQuery, signal?: AbortSignal) =>
-  api.get<{ results: SoldResult[]; pagination: Pagination }>('/api/results', {
-    query: { make: query.make || undefined, model: query.model || undefined, page: query.page, limit: RESULTS_PAGE_SIZE },
-    signal,
-  });
+  api.get<{ results: SoldResult[]; pagination: Pagination }>('/api/results', { query: resultsApiQuery(query), signal });
 
 /** A car's sale, if it sold here (its result on `/results`). */
-export const getSaleOf = async (carId: number, signal?: AbortSignal) =>
-  (await api.get<{ results: SoldResult[]; pagination: Pagination }>('/api/results', { query: { carId, limit: 1 }, signal })).results[0] ?? null;
+export const saleOfPath = (carId: number) => apiPath('/api/results', { carId, limit: 1 });
+
+export const getSaleOf = (carId: number, signal?: AbortSignal) =>
+  api.get<{ results: SoldResult[]; pagination: Pagination }>('/api/results', { query: { carId, limit: 1 }, signal });

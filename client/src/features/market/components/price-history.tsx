@@ -4,7 +4,7 @@ import { useResource } from '../../../lib/use-resource.ts';
 import { Link } from 'react-router-dom';
 import { PAGES } from '@common/paths.ts';
 import { SALE_ROUTE_LABELS } from '@common/market-data.ts';
-import { getPriceHistory, getSaleOf } from '../api/market-api.ts';
+import { getPriceHistory, getSaleOf, priceHistoryPath, saleOfPath } from '../api/market-api.ts';
 import { resultsParams } from '../lib/results-query.ts';
 import { chartGeometry, formatDay, priceDropSentence } from '../lib/price-history.ts';
 import './market.css';
@@ -66,16 +66,16 @@ export function PriceHistoryChart({ points }: { points: readonly PricePoint[] })
 
 /** A car's price history, on its page: nothing until there is more than one price to compare. */
 export function PriceHistory({ carId }: { carId: number }) {
-  const { resource } = useResource(`price-history:${carId}`, (signal) => getPriceHistory(carId, signal));
-  if (resource.status !== 'success' || resource.data.length < 2) return null;
-  return <PriceHistoryChart points={resource.data} />;
+  const { resource } = useResource(`price-history:${carId}`, (signal) => getPriceHistory(carId, signal), undefined, priceHistoryPath(carId));
+  if (resource.status !== 'success' || resource.data.points.length < 2) return null;
+  return <PriceHistoryChart points={resource.data.points} />;
 }
 
 /** A sold car's page: what it sold for, and the link to its result among the model's sold results. */
 export function SoldResultNote({ carId }: { carId: number }) {
-  const { resource } = useResource(`sale:${carId}`, (signal) => getSaleOf(carId, signal));
-  if (resource.status !== 'success' || !resource.data) return null;
-  const sale = resource.data;
+  const { resource } = useResource(`sale:${carId}`, (signal) => getSaleOf(carId, signal), undefined, saleOfPath(carId));
+  const sale = resource.status === 'success' ? resource.data.results[0] : undefined;
+  if (!sale) return null;
   const link = `${PAGES.results}?${resultsParams({ make: sale.make, model: sale.model, page: 1 }).toString()}`;
   return (
     <section className="callout tone-info stack" data-testid="car-sale">

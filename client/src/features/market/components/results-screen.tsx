@@ -10,7 +10,7 @@ import { Loaded } from '../../../components/ui/load-state.tsx';
 import { PageHero } from '../../../components/ui/page-hero.tsx';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { useResource } from '../../../lib/use-resource.ts';
-import { getResults, type ResultsQuery } from '../api/market-api.ts';
+import { getResults, resultsPagePath, type ResultsQuery } from '../api/market-api.ts';
 import { formatDay } from '../lib/price-history.ts';
 import { parseResultsQuery, resultsParams } from '../lib/results-query.ts';
 import './market.css';
@@ -67,7 +67,7 @@ export function ResultsScreen() {
   const [params, setParams] = useSearchParams();
   const query = parseResultsQuery(params);
   const key = resultsParams(query).toString();
-  const { resource, retry } = useResource(`results?${key}`, (signal) => getResults(query, signal), 'Could not load the results');
+  const { resource, retry } = useResource(`results?${key}`, (signal) => getResults(query, signal), 'Could not load the results', resultsPagePath(query));
   const pageLink = (page: number) => `?${resultsParams({ ...query, page }).toString()}`;
 
   return (

@@ -13,8 +13,11 @@ export interface TestimonialsPage {
 
 export type NewTestimonial = Static<typeof NewTestimonialSchema>;
 
+/** The request `getTestimonials` makes, as a server-rendered page keys its answer. */
+export const TESTIMONIALS_PATH = '/api/testimonials';
+
 export function getTestimonials(signal?: AbortSignal): Promise<TestimonialsPage> {
-  return api.get<TestimonialsPage>('/api/testimonials', { signal });
+  return api.get<TestimonialsPage>(TESTIMONIALS_PATH, { signal });
 }
 
 export function postTestimonial(body: NewTestimonial): Promise<Testimonial> {

@@ -6,7 +6,7 @@ import { PageHero } from '../../../components/ui/page-hero.tsx';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { useResource } from '../../../lib/use-resource.ts';
-import { getTestimonials, type Testimonial, type TestimonialsPage } from '../api/testimonials.ts';
+import { getTestimonials, TESTIMONIALS_PATH, type Testimonial, type TestimonialsPage } from '../api/testimonials.ts';
 import {
   filterTestimonials,
   testimonialStats,
@@ -34,6 +34,7 @@ export function TestimonialsScreen() {
     'testimonials',
     (signal) => getTestimonials(signal),
     FETCH_TESTIMONIALS_FAILED,
+    TESTIMONIALS_PATH,
   );
 
   const onShared = useCallback(

@@ -1,0 +1,223 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { PassThrough, type Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import type { CarDetail, CarListItem, Pagination } from '@common/api-types.ts';
+import { TtlCache } from '../lib/ttl-cache.ts';
+import {
+  carPageHead,
+  escrowPageHead,
+  headTags,
+  listingPageHead,
+  notFoundPageHead,
+  resultsPageHead,
+  serializeJsonForScript,
+  testimonialsPageHead,
+  unavailablePageHead,
+  type PageHead,
+} from './page-head.ts';
+
+/**
+ * Pages drawn on the server: the listing, a car, testimonials, escrow and sold results arrive
+ * with their first screen in the HTML, their own head (title, description, canonical, Open
+ * Graph, JSON-LD) and a real status (404 for a car that is not there, 503 while the database is
+ * away). The screens are the web app's own (client/src/entry-server.tsx, built to
+ * client/dist-ssr): the server reads the API answers they would read, renders them with React's
+ * streaming renderer, and hands the answers to the app in the page, which hydrates the markup.
+ */
+
+/** What the web app's server entry offers (client/src/entry-server.tsx). */
+export interface ServerEntry {
+  planServerPage(url: URL): ServerPagePlan | null;
+  renderPage(url: URL, data: PageData, callbacks: { onAllReady(): void; onShellError(error: unknown): void; onError(error: unknown): void }): Promise<{ pipe(destination: Writable): Writable; abort(reason?: unknown): void }>;
+  PAGE_DATA_ELEMENT_ID: string;
+}
+type ServerPageName = 'home' | 'car' | 'testimonials' | 'escrow' | 'results' | 'not-found';
+interface ServerPagePlan {
+  page: ServerPageName;
+  needs: string[];
+  primary: string | null;
+  notFound: boolean;
+}
+interface PageAnswer {
+  status: number;
+  data?: unknown;
+}
+type PageData = Record<string, PageAnswer>;
+
+/** Reads one API answer as the signed-out web app would (GET, no credentials). */
+export type ReadApi = (path: string) => Promise<PageAnswer>;
+
+export interface RenderedPage {
+  status: number;
+  html: string;
+}
+
+/** How long a drawn page is reused while its answers stay the same, and how many are kept. */
+const RENDER_CACHE_MS = 60_000;
+const RENDER_CACHE_ENTRIES = 500;
+/** A page whose screens take longer than this is given up (503) rather than held open. */
+const RENDER_TIMEOUT_MS = 5_000;
+
+/** The built server entry, or null when there is none (the web app was not built with it). */
+export async function loadServerEntry(file: string): Promise<ServerEntry | null> {
+  if (!existsSync(file)) return null;
+  return (await import(pathToFileURL(file).href)) as ServerEntry;
+}
+
+/**
+ * Answer fields that change on every read without changing the page: the server's clock
+ * (sent fresh in every page's data, and only read by the app's countdowns, which the browser
+ * redraws at once anyway).
+ */
+function withoutVolatileFields(key: string, value: unknown): unknown {
+  return key === 'serverTime' ? undefined : value;
+}
+
+export class PageRenderer {
+  private readonly rendered = new TtlCache<string>(RENDER_CACHE_MS, RENDER_CACHE_ENTRIES);
+  private readonly template: { head: string; beforeRoot: string; afterRoot: string };
+
+  constructor(
+    private readonly entry: ServerEntry,
+    template: string,
+    private readonly readApi: ReadApi,
+    private readonly appUrl: string,
+    /** Extra head tags for a page (its screen's code and styles, a car's first photo). */
+    private readonly assetTags: (page: ServerPageName, data: PageData) => string,
+  ) {
+    this.template = splitTemplate(template);
+  }
+
+  /** Draws every page once so their screens' code is loaded before the first visitor. */
+  async warm(): Promise<void> {
+    for (const path of ['/', '/car/0', '/testimonials', '/escrow', '/results', '/not-found']) {
+      await this.renderBody(new URL(path, 'http://warm.invalid'), {}).catch(() => undefined);
+    }
+  }
+
+  /** The page for `url` (path and query), or null for pages drawn in the browser only. */
+  async render(url: URL): Promise<RenderedPage | null> {
+    const plan = this.entry.planServerPage(url);
+    if (!plan) return null;
+    if (plan.notFound) return this.notFound(url, plan.page);
+
+    const answers = await Promise.all(plan.needs.map(async (path) => [path, await this.readApi(path)] as const));
+    if (answers.some(([, answer]) => answer.status >= 500)) return this.unavailable();
+    const data: PageData = Object.fromEntries(answers);
+    const primary = plan.primary === null ? undefined : data[plan.primary];
+    if (primary && (primary.status === 404 || primary.status === 400)) return this.notFound(url, plan.page, data);
+
+    const head = this.headFor(plan.page, data);
+    const body = await this.cachedBody(url, data);
+    return { status: 200, html: this.document(head + this.assetTags(plan.page, data), body, data) };
+  }
+
+  /** The friendly page for when the database cannot be reached: static, no React, no data. */
+  unavailable(): RenderedPage {
+    const body =
+      '<main class="container page unavailable" id="main"><h1>We will be right back</h1>' +
+      '<p>LuxeMotors cannot reach its records for a moment. Please try again in a few seconds: nothing you did was lost.</p>' +
+      '<p><a class="btn btn--gold" href="">Try again</a></p></main>';
+    return { status: 503, html: this.document(headTags(unavailablePageHead(), this.appUrl), body, null) };
+  }
+
+  private async notFound(url: URL, page: ServerPageName, data: PageData = {}): Promise<RenderedPage> {
+    const body = await this.cachedBody(url, data);
+    return { status: 404, html: this.document(headTags(notFoundPageHead(), this.appUrl) + this.assetTags(page, data), body, data) };
+  }
+
+  private headFor(page: ServerPageName, data: PageData): string {
+    const head = ((): PageHead => {
+      const first = Object.values(data)[0]?.data;
+      switch (page) {
+        case 'car':
+          return carPageHead(first as CarDetail, this.appUrl);
+        case 'home': {
+          const listing = first as { cars: CarListItem[]; pagination: Pagination };
+          return listingPageHead(listing.cars, listing.pagination, this.appUrl);
+        }
+        case 'testimonials':
+          return testimonialsPageHead(this.appUrl);
+        case 'escrow':
+          return escrowPageHead(this.appUrl);
+        case 'results':
+          return resultsPageHead(this.appUrl, (first as { pagination?: Pagination } | undefined)?.pagination?.total);
+        default:
+          return notFoundPageHead();
+      }
+    })();
+    return headTags(head, this.appUrl);
+  }
+
+  /**
+   * The markup of the app at `url` drawn from `data`, reused while the answers are the same:
+   * a car page read a thousand times a second costs its API reads, not a thousand renders, and
+   * any change to the car (a bid, a new price, a viewer) draws it afresh. Bounded in count.
+   */
+  private cachedBody(url: URL, data: PageData): Promise<string> {
+    const digest = createHash('sha256').update(JSON.stringify(data, withoutVolatileFields)).digest('base64url');
+    return this.rendered.get(`${url.pathname}${url.search}#${digest}`, () => this.renderBody(url, data));
+  }
+
+  private renderBody(url: URL, data: PageData): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      let settled = false;
+      const chunks: Buffer[] = [];
+      const sink = new PassThrough();
+      sink.on('data', (chunk: Buffer) => chunks.push(chunk));
+      sink.on('end', () => {
+        settled = true;
+        resolve(Buffer.concat(chunks).toString('utf8'));
+      });
+      const stream = this.entry.renderPage(url, data, {
+        // Only once everything is drawn: the HTML then holds the whole first screen and React
+        // needs no inline script to reveal parts of it (the CSP allows none).
+        onAllReady: () => void stream.then((s) => s.pipe(sink)),
+        onShellError: (error) => {
+          settled = true;
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+        onError: () => undefined,
+      });
+      stream.catch((error: unknown) => {
+        settled = true;
+        reject(error instanceof Error ? error : new Error(String(error)));
+      });
+      setTimeout(() => {
+        if (settled) return;
+        void stream.then((s) => s.abort(new Error('render timed out')));
+        reject(new Error(`Rendering ${url.pathname} took longer than ${RENDER_TIMEOUT_MS} ms`));
+      }, RENDER_TIMEOUT_MS).unref();
+    });
+  }
+
+  /** The whole page: the web app's HTML with this page's head, markup and data. */
+  private document(head: string, body: string, data: PageData | null): string {
+    const handOff =
+      data === null ? '' : `<script type="application/json" id="${this.entry.PAGE_DATA_ELEMENT_ID}">${serializeJsonForScript(data)}</script>`;
+    return `${this.template.head}${head}${this.template.beforeRoot}${body}${this.template.afterRoot.replace('</body>', `${handOff}</body>`)}`;
+  }
+}
+
+/**
+ * The built index.html cut where a drawn page differs: its generic title and description go
+ * (each page has its own), and so does the "needs JavaScript" notice, since the content is there.
+ */
+function splitTemplate(html: string): { head: string; beforeRoot: string; afterRoot: string } {
+  const cleaned = html
+    .replace(/<title>[^<]*<\/title>\s*/, '')
+    .replace(/<meta\s+name="description"[^>]*\/?>\s*/, '')
+    .replace(/<noscript>[\s\S]*?<\/noscript>\s*/, '');
+  const headEnd = cleaned.indexOf('</head>');
+  const rootOpen = '<div id="root">';
+  const rootAt = cleaned.indexOf(rootOpen, headEnd);
+  const rootClose = cleaned.indexOf('</div>', rootAt);
+  if (headEnd === -1 || rootAt === -1 || rootClose === -1) throw new Error('The web app\'s index.html has no </head> or <div id="root"></div>');
+  return {
+    head: cleaned.slice(0, headEnd),
+    beforeRoot: cleaned.slice(headEnd, rootAt + rootOpen.length),
+    afterRoot: cleaned.slice(rootClose),
+  };
+}
+
