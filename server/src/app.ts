@@ -14,6 +14,7 @@ import compressionPlugin from './plugins/compression.ts';
 import openapiPlugin from './plugins/openapi.ts';
 import clientPlugin from './plugins/client.ts';
 import mediaRoutes from './routes/media.ts';
+import seoFileRoutes from './routes/seo-files.ts';
 import healthRoutes from './routes/api/health/index.ts';
 import carRoutes from './routes/api/cars/index.ts';
 import authRoutes from './routes/api/auth/index.ts';
@@ -124,6 +125,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   await app.register(eventBridgePlugin);
   await app.register(operatorChannelPlugin);
   await app.register(mediaRoutes);
+  await app.register(seoFileRoutes);
   await app.register(
     async (api) => {
       await api.register(healthRoutes);

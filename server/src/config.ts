@@ -64,7 +64,12 @@ export interface AppConfig {
    * Revocations reach sockets at once through Redis; this catches any sent while it was away.
    */
   sessionRecheckSeconds: number;
+  /** URLs in one sitemap file before /sitemap.xml becomes an index of parts (lowered by tests). */
+  sitemapUrlsPerFile: number;
 }
+
+/** The sitemaps protocol's limit of URLs in one file (sitemaps.org). */
+export const SITEMAP_MAX_URLS_PER_FILE = 50_000;
 
 /**
  * What a real-time client may leave unread before the server disconnects it: bytes waiting in
@@ -257,6 +262,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxMessages: integer('SOCKET_MAX_BACKLOG_MESSAGES', 1_000, 0, 1_000_000),
   };
   const sessionRecheckSeconds = integer('SESSION_RECHECK_SECONDS', 60, 1, 3_600);
+  const sitemapUrlsPerFile = integer('SITEMAP_URLS_PER_FILE', SITEMAP_MAX_URLS_PER_FILE, 1, SITEMAP_MAX_URLS_PER_FILE);
   const rateLimits: RateLimitConfig = {
     loginPerAddressPerHour: integer('RATE_LIMIT_LOGIN_PER_IP', 100, 1, 1_000_000),
     registerPerAddressPerHour: integer('RATE_LIMIT_REGISTER_PER_IP', 30, 1, 1_000_000),
@@ -307,6 +313,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     socketBacklog,
     socketTransports: socketTransports as ('websocket' | 'polling')[],
     sessionRecheckSeconds,
+    sitemapUrlsPerFile,
   };
 }
 

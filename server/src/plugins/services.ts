@@ -23,6 +23,7 @@ import { AccountsAdmin } from '../services/back-office/accounts.ts';
 import { ListingModeration } from '../services/back-office/listings.ts';
 import { MoneyDesk } from '../services/back-office/money.ts';
 import { SupportDesk, SupportService } from '../services/support.ts';
+import { SitemapService } from '../services/sitemap.ts';
 
 /** The domain services, built once with their dependencies; routes only call them. */
 export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStorage }>(
@@ -122,6 +123,7 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       listingModeration: new ListingModeration(app.db, app.events, notifications, app.clock),
       moneyDesk: new MoneyDesk(app.db),
       supportDesk: new SupportDesk(app.db, app.mailer),
+      sitemap: new SitemapService(app.db, { appUrl: app.config.appUrl, urlsPerFile: app.config.sitemapUrlsPerFile }),
     });
   },
   { name: 'services', dependencies: ['database', 'socket-server', 'mailer', 'jobs'] },
@@ -148,6 +150,7 @@ export interface Services {
   listingModeration: ListingModeration;
   moneyDesk: MoneyDesk;
   supportDesk: SupportDesk;
+  sitemap: SitemapService;
 }
 
 declare module 'fastify' {
