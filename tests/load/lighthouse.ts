@@ -6,7 +6,7 @@
  * Builds the web app when its build is missing or stale, starts a production-like server of its
  * own (NODE_ENV=production, the built client served by the server) on a free port with a fresh
  * embedded database holding the sample catalogue, then runs Lighthouse's default (mobile)
- * performance audit against `/`, a car page, `/testimonials` and `/escrow`, each page --runs
+ * performance and SEO audits against `/`, a car page, `/testimonials`, `/escrow` and `/results`, each page --runs
  * times. Every figure is the median of its runs, taken per column, because a single Lighthouse
  * run on a shared machine wanders by several points. The Markdown table is printed and written
  * to --out; --reports also keeps every run's full JSON report beside it, for the waterfall.
@@ -50,10 +50,11 @@ const OUT = resolve(values.out!);
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 /** The targets of the page-speed work, checked for every page. */
-const TARGETS = { score: 95, lcpMs: 2_000, cls: 0.05 };
+const TARGETS = { score: 97, lcpMs: 1_800, cls: 0.02, tbtMs: 150, seo: 100 };
 
 interface RunFigures {
   score: number;
+  seo: number;
   lcpMs: number;
   cls: number;
   tbtMs: number;
@@ -84,7 +85,7 @@ const baseUrl = (values.url ?? server!.url).replace(/\/+$/, '');
 const listing = (await (await fetch(`${baseUrl}/api/cars?limit=50`)).json()) as { data: { cars: CarListItem[] } };
 const car = listing.data.cars.find((c) => c.primary_image !== null);
 if (!car) throw new Error('the sample catalogue has no listed car with pictures');
-const pages = values.page ?? ['/', `/car/${car.id}`, '/testimonials', '/escrow'];
+const pages = values.page ?? ['/', `/car/${car.id}`, '/testimonials', '/escrow', '/results'];
 
 chrome = await chromeLauncher.launch({
   chromePath: CHROME_PATH,
@@ -100,12 +101,23 @@ function numeric(audits: Record<string, { numericValue?: number }>, id: string):
   return value;
 }
 
-async function measure(path: string, run: number): Promise<RunFigures> {
+/** Lighthouse now and then loses a trace (NO_NAVSTART, NO_FCP on a busy machine): such a run is taken again. */
+async function measure(path: string, run: number, attempt = 1): Promise<RunFigures> {
+  try {
+    return await measureOnce(path, run);
+  } catch (error) {
+    if (attempt >= 3) throw error;
+    console.log(`${path} run ${run}: ${(error as Error).message}; trying again`);
+    return measure(path, run, attempt + 1);
+  }
+}
+
+async function measureOnce(path: string, run: number): Promise<RunFigures> {
   const result = await lighthouse(`${baseUrl}${path}`, {
     port: chrome!.port,
     output: 'json',
     logLevel: 'error',
-    onlyCategories: ['performance'],
+    onlyCategories: ['performance', 'seo'],
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${path}`);
   const { lhr } = result;
@@ -119,6 +131,7 @@ async function measure(path: string, run: number): Promise<RunFigures> {
   const requests = (audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? [];
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    seo: Math.round((lhr.categories.seo?.score ?? 0) * 100),
     lcpMs: numeric(audits, 'largest-contentful-paint'),
     cls: numeric(audits, 'cumulative-layout-shift'),
     tbtMs: numeric(audits, 'total-blocking-time'),
@@ -140,7 +153,7 @@ for (const path of pages) {
   for (let run = 1; run <= RUNS; run++) {
     const figures = await measure(path, run);
     runs.push(figures);
-    console.log(`${path} run ${run}/${RUNS}: score ${figures.score}, LCP ${(figures.lcpMs / 1000).toFixed(2)} s, CLS ${figures.cls.toFixed(3)}, TBT ${figures.tbtMs.toFixed(0)} ms`);
+    console.log(`${path} run ${run}/${RUNS}: score ${figures.score}, SEO ${figures.seo}, LCP ${(figures.lcpMs / 1000).toFixed(2)} s, CLS ${figures.cls.toFixed(3)}, TBT ${figures.tbtMs.toFixed(0)} ms`);
   }
   const figures = Object.fromEntries(
     (Object.keys(runs[0]!) as (keyof RunFigures)[]).map((key) => [key, median(runs.map((r) => r[key]))]),
@@ -154,14 +167,14 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const mark = (ok: boolean) => (ok ? '' : ' ✗');
 const table = [
   `Lighthouse ${lighthouseVersion}, mobile preset (simulated slow 4G, 4× CPU slowdown), ${chromeVersion}, median of ${RUNS} run${RUNS === 1 ? '' : 's'} per page, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
-  `Load average (1 min) ${loadBefore[0]!.toFixed(2)} at the start, ${loadAfter[0]!.toFixed(2)} at the end. ✗ marks a missed target (performance ≥ ${TARGETS.score}, LCP ≤ ${TARGETS.lcpMs / 1000} s, CLS ≤ ${TARGETS.cls}).`,
+  `Load average (1 min) ${loadBefore[0]!.toFixed(2)} at the start, ${loadAfter[0]!.toFixed(2)} at the end. ✗ marks a missed target (performance ≥ ${TARGETS.score}, LCP ≤ ${TARGETS.lcpMs / 1000} s, CLS ≤ ${TARGETS.cls}, TBT ≤ ${TARGETS.tbtMs} ms, SEO ${TARGETS.seo}).`,
   'CPU index: Lighthouse\'s benchmark of the machine during the runs (lower is busier); TBT grows as it drops.',
   '',
-  '| Page | Performance | LCP | CLS | TBT | FCP | JS transferred | Scores of the runs | CPU index |',
-  '|---|---:|---:|---:|---:|---:|---:|---|---:|',
+  '| Page | Performance | SEO | LCP | CLS | TBT | FCP | JS transferred | Scores of the runs | CPU index |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---|---:|',
   ...rows.map(
     ({ path, figures: f, scores }) =>
-      `| \`${path}\` | ${f.score}${mark(f.score >= TARGETS.score)} | ${seconds(f.lcpMs)}${mark(f.lcpMs <= TARGETS.lcpMs)} | ${f.cls.toFixed(3)}${mark(f.cls <= TARGETS.cls)} | ${f.tbtMs.toFixed(0)} ms | ${seconds(f.fcpMs)} | ${kib(f.scriptBytes)} | ${scores.join(', ')} | ${f.benchmarkIndex.toFixed(0)} |`,
+      `| \`${path}\` | ${f.score}${mark(f.score >= TARGETS.score)} | ${f.seo}${mark(f.seo >= TARGETS.seo)} | ${seconds(f.lcpMs)}${mark(f.lcpMs <= TARGETS.lcpMs)} | ${f.cls.toFixed(3)}${mark(f.cls <= TARGETS.cls)} | ${f.tbtMs.toFixed(0)} ms${mark(f.tbtMs <= TARGETS.tbtMs)} | ${seconds(f.fcpMs)} | ${kib(f.scriptBytes)} | ${scores.join(', ')} | ${f.benchmarkIndex.toFixed(0)} |`,
   ),
 ].join('\n');
 console.log(`\n${table}\n`);
@@ -172,6 +185,6 @@ console.log(`Written to ${OUT}`);
 await chrome.kill();
 chrome = null;
 await server?.kill();
-const missed = rows.filter(({ figures: f }) => f.score < TARGETS.score || f.lcpMs > TARGETS.lcpMs || f.cls > TARGETS.cls);
+const missed = rows.filter(({ figures: f }) => f.score < TARGETS.score || f.lcpMs > TARGETS.lcpMs || f.cls > TARGETS.cls || f.tbtMs > TARGETS.tbtMs || f.seo < TARGETS.seo);
 // A missed target is a finding, not a failure of the tool: the exit code stays 0.
 if (missed.length > 0) console.log(`Missed a target: ${missed.map((r) => r.path).join(', ')}`);

@@ -19,7 +19,7 @@ describe('screenPreloadTags', () => {
     expect(tags).toBe(
       '<link rel="modulepreload" crossorigin href="/assets/car-detail-screen-E.js">' +
         '<link rel="modulepreload" crossorigin href="/assets/bid-rules-D.js">' +
-        '<link rel="preload" as="style" href="/assets/car-detail-screen-E.css">',
+        '<link rel="preload" as="style" crossorigin href="/assets/car-detail-screen-E.css">',
     );
   });
 

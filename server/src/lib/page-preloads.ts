@@ -63,7 +63,7 @@ export function screenPreloadTags(manifest: ViteManifest, module: string, styles
   const scripts = chunks.map((chunk) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(chunk.file)}">`);
   // A page drawn on the server shows the screen before its code runs: its styles must apply
   // from the first paint, so they are stylesheets (the app's loader finds them and adds no copy).
-  const styleTag = styles === 'stylesheet' ? (file: string) => `<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}">` : (file: string) => `<link rel="preload" as="style" href="/${escapeAttribute(file)}">`;
+  const styleTag = styles === 'stylesheet' ? (file: string) => `<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}">` : (file: string) => `<link rel="preload" as="style" crossorigin href="/${escapeAttribute(file)}">`;
   const styleTags = [...new Set(chunks.flatMap((chunk) => chunk.css ?? []))].map(styleTag);
   return [...scripts, ...styleTags].join('');
 }

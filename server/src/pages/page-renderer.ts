@@ -76,7 +76,7 @@ function withoutVolatileFields(key: string, value: unknown): unknown {
 
 export class PageRenderer {
   private readonly rendered = new TtlCache<string>(RENDER_CACHE_MS, RENDER_CACHE_ENTRIES);
-  private readonly template: { head: string; beforeRoot: string; afterRoot: string };
+  private readonly template: { headStart: string; headRest: string; beforeRoot: string; afterRoot: string };
 
   constructor(
     private readonly entry: ServerEntry,
@@ -110,7 +110,7 @@ export class PageRenderer {
 
     const head = this.headFor(plan.page, data);
     const body = await this.cachedBody(url, data);
-    return { status: 200, html: this.document(head + this.assetTags(plan.page, data), body, data) };
+    return { status: 200, html: this.document(head + codeAtLowPriority(this.assetTags(plan.page, data)), body, data) };
   }
 
   /** The friendly page for when the database cannot be reached: static, no React, no data. */
@@ -124,7 +124,7 @@ export class PageRenderer {
 
   private async notFound(url: URL, page: ServerPageName, data: PageData = {}): Promise<RenderedPage> {
     const body = await this.cachedBody(url, data);
-    return { status: 404, html: this.document(headTags(notFoundPageHead(), this.appUrl) + this.assetTags(page, data), body, data) };
+    return { status: 404, html: this.document(headTags(notFoundPageHead(), this.appUrl) + codeAtLowPriority(this.assetTags(page, data)), body, data) };
   }
 
   private headFor(page: ServerPageName, data: PageData): string {
@@ -196,7 +196,7 @@ export class PageRenderer {
   private document(head: string, body: string, data: PageData | null): string {
     const handOff =
       data === null ? '' : `<script type="application/json" id="${this.entry.PAGE_DATA_ELEMENT_ID}">${serializeJsonForScript(data)}</script>`;
-    return `${this.template.head}${head}${this.template.beforeRoot}${body}${this.template.afterRoot.replace('</body>', `${handOff}</body>`)}`;
+    return `${this.template.headStart}${head}${this.template.headRest}${this.template.beforeRoot}${body}${this.template.afterRoot.replace('</body>', `${handOff}</body>`)}`;
   }
 }
 
@@ -204,18 +204,35 @@ export class PageRenderer {
  * The built index.html cut where a drawn page differs: its generic title and description go
  * (each page has its own), and so does the "needs JavaScript" notice, since the content is there.
  */
-function splitTemplate(html: string): { head: string; beforeRoot: string; afterRoot: string } {
+function splitTemplate(html: string): { headStart: string; headRest: string; beforeRoot: string; afterRoot: string } {
   const cleaned = html
     .replace(/<title>[^<]*<\/title>\s*/, '')
     .replace(/<meta\s+name="description"[^>]*\/?>\s*/, '')
     .replace(/<noscript>[\s\S]*?<\/noscript>\s*/, '');
+  return splitAt(codeAtLowPriority(cleaned));
+}
+
+/**
+ * A drawn page is readable before the app's code runs, so the code waits behind what the first
+ * paint needs (the stylesheet, the first photo) on a slow connection instead of sharing it.
+ */
+function codeAtLowPriority(html: string): string {
+  return html.replace(/<script type="module"/g, '<script type="module" fetchpriority="low"').replace(/<link rel="modulepreload"/g, '<link rel="modulepreload" fetchpriority="low"');
+}
+
+function splitAt(cleaned: string): { headStart: string; headRest: string; beforeRoot: string; afterRoot: string } {
   const headEnd = cleaned.indexOf('</head>');
   const rootOpen = '<div id="root">';
   const rootAt = cleaned.indexOf(rootOpen, headEnd);
   const rootClose = cleaned.indexOf('</div>', rootAt);
   if (headEnd === -1 || rootAt === -1 || rootClose === -1) throw new Error('The web app\'s index.html has no </head> or <div id="root"></div>');
+  // The page's own tags go before the app's scripts: the browser then asks for the page's first
+  // photo ahead of the code, which the first screen does not need to be seen.
+  const firstAsset = cleaned.slice(0, headEnd).search(/<script|<link rel="modulepreload"|<link rel="stylesheet"/);
+  const split = firstAsset === -1 ? headEnd : firstAsset;
   return {
-    head: cleaned.slice(0, headEnd),
+    headStart: cleaned.slice(0, split),
+    headRest: cleaned.slice(split, headEnd),
     beforeRoot: cleaned.slice(headEnd, rootAt + rootOpen.length),
     afterRoot: cleaned.slice(rootClose),
   };

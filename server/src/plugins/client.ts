@@ -111,7 +111,7 @@ async function serverPageRenderer(app: FastifyInstance, shell: string, manifest:
     const module = page === 'not-found' ? undefined : SCREEN_MODULES[page];
     const screen = module ? screenPreloadTags(manifest, module, 'stylesheet') : '';
     const car = page === 'car' ? Object.values(data)[0] : undefined;
-    return screen + (car?.status === 200 ? heroImageTag(car.data as CarDetail) : '');
+    return (car?.status === 200 ? heroImageTag(car.data as CarDetail) : '') + screen;
   });
   await renderer.warm();
   return renderer;
