@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { fromProjectRoot } from '../../../db/project-root.ts';
-import { matchPage } from '@common/paths.ts';
+import { matchPage, PAGES } from '@common/paths.ts';
 import { parseId } from '../services/cars.ts';
 import { heroImageTag, SCREEN_MODULES, screenPreloadTags, withHeadTags, type ViteManifest } from '../lib/page-preloads.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
@@ -50,10 +50,14 @@ export default fp(
         if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
-    app.get('/', { schema: { hide: true } }, async (request, reply) => {
-      const page = await app.appShell.render!(new URL(request.url, 'http://page.invalid'));
-      return reply.status(page.status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page.html);
-    });
+    // The pages drawn on the server are routes of their own (the others reach the app through
+    // the not-found handler): routes get the answer compression that a drawn page's size needs.
+    for (const path of [PAGES.home, PAGES.car, PAGES.testimonials, PAGES.escrow, PAGES.results]) {
+      app.get(path, { schema: { hide: true } }, async (request, reply) => {
+        const page = await app.appShell.render!(new URL(request.url, 'http://page.invalid'));
+        return reply.status(page.status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page.html);
+      });
+    }
   },
   { name: 'client', dependencies: ['errors', 'services'] },
 );
