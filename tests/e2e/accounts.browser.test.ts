@@ -6,7 +6,7 @@
  * reset; and two tabs refreshing one rotated session without spending a token twice.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, WebSocket } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, closeBrowserApp, collectConsoleErrors, newAppContext, screenshot, startBrowserApp } from '../helpers/browser.ts';
 import { TestMailbox, type ReceivedMail } from '../helpers/smtp.ts';
@@ -217,7 +217,9 @@ describe('Accounts', () => {
 
     // Logout from the navigation bar: the server session ends, the client forgets it, back to /.
     const refreshToken = await stored(page, 'luxemotors.refreshToken');
+    const loggedOut = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/auth/logout');
     await nav().getByRole('button', { name: 'Logout' }).click();
+    expect((await loggedOut).status(), 'the server ended the session').toBe(200);
     await page.waitForURL(`${base}/`);
     await nav().getByRole('link', { name: 'Sign In' }).waitFor();
     expect(await nav().getByRole('link', { name: 'Ann Racer' }).count()).toBe(0);
@@ -229,6 +231,16 @@ describe('Accounts', () => {
 
   it('sends a signed-out visitor from /dashboard to /login, and back to /dashboard after signing in', async () => {
     const user = await createUser(t, { name: 'Bea Back' });
+    // The server announces an ended session on the socket; the frames are watched from the start.
+    const sockets: WebSocket[] = [];
+    let announced!: () => void;
+    const revocationAnnounced = new Promise<void>((resolve) => (announced = resolve));
+    page.on('websocket', (socket) => {
+      sockets.push(socket);
+      socket.on('framereceived', ({ payload }) => {
+        if (String(payload).includes('session:revoked')) announced();
+      });
+    });
     await page.goto(`${base}/dashboard`);
     await page.waitForURL(`${base}/login`);
     await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
@@ -237,12 +249,30 @@ describe('Accounts', () => {
     await page.waitForURL(`${base}/dashboard`);
     await page.getByRole('heading', { name: 'Welcome back, Bea' }).waitFor();
 
-    // The dashboard's own Logout goes to / (not back to /login through the guard).
+    // The dashboard's own Logout goes to / (not back to /login through the guard), even when the
+    // server's announcement of the ended session, which it sends while handling the logout,
+    // reaches the tab before the logout's answer does: the answer is held until the announcement
+    // has arrived, or until it no longer can (the signed-in tab's sockets have all closed).
+    await expect.poll(() => sockets.some((socket) => !socket.isClosed()), { timeout: 10_000, message: 'the live connection is open' }).toBe(true);
+    const signedInSockets = sockets.filter((socket) => !socket.isClosed());
+    const cannotArrive = Promise.all(signedInSockets.map((socket) => new Promise<void>((resolve) => (socket.isClosed() ? resolve() : socket.once('close', () => resolve())))));
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+    });
+    await page.route('**/api/auth/logout', async (route) => {
+      const response = await route.fetch();
+      await Promise.race([revocationAnnounced, cannotArrive]);
+      await route.fulfill({ response });
+    });
+    const loggedOut = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/auth/logout');
     await page.getByTestId('dashboard').getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${base}/`);
     await nav().getByRole('link', { name: 'Sign In' }).waitFor();
-    await page.waitForTimeout(300);
+    await loggedOut;
+    await nav().getByRole('link', { name: 'Sign In' }).waitFor();
     expect(pathOf()).toBe('/');
+    expect(visited, 'never through /login').toEqual(['/']);
   });
 
   it('shows "Email not verified" as information with a working resend, and other errors as errors', async () => {

@@ -171,8 +171,12 @@ describe('operator back office', () => {
     await twoFactor.getByRole('button', { name: 'I have saved these codes' }).click();
     await expect.poll(() => codes.count(), SETTLE).toBe(0);
 
-    // Sign out, and in again: the password alone asks for the code.
+    // Sign out, and in again: the password alone asks for the code. The sign-out is over once the
+    // server has answered and the tab is on / (never on /login, which would bring it back here).
+    const loggedOut = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/auth/logout');
     await mainNav(page).getByRole('button', { name: 'Logout' }).click();
+    await loggedOut;
+    await expect.poll(() => new URL(page.url()).pathname, SETTLE).toBe('/');
     await expect.poll(() => page.evaluate(() => localStorage.getItem('luxemotors.accessToken')), SETTLE).toBeNull();
     await signIn(page, operator.email);
     const codeField = page.getByLabel('Authentication code');
