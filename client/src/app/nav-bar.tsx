@@ -8,6 +8,7 @@ import { useSessionStore } from '../lib/session-store.ts';
 import { NotificationBell } from '../features/notifications/index.ts';
 import './nav-bar.css';
 import './console-link.css';
+import { useSessionDependent } from '../lib/use-hydrated.ts';
 
 const PRIMARY_LINKS = [
   { to: '/', label: 'Cars', end: true },
@@ -30,6 +31,7 @@ export function NavBar() {
   const user = useSessionStore((s) => s.user);
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const { logout: endSession, pending: loggingOut } = useLogout();
+  const sessionDependent = useSessionDependent();
   const staff = isAuthenticated && canOpenConsole(user);
 
   // The menu remembers the location it was opened at, so any navigation
@@ -71,7 +73,7 @@ export function NavBar() {
               </li>
             ))}
           </ul>
-          <div className="navbar__auth">
+          <div className="navbar__auth" {...sessionDependent}>
             {isAuthenticated && user ? (
               <>
                 {staff && (

@@ -9,6 +9,7 @@ import { isAnswered, RetrySafeSender } from '../../../lib/retry-key.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { followsMinimum, formatAmountInput, parseBidAmount } from '../lib/bid-amount.ts';
 import { ownCarKey, submitBid, useCarRoomStore } from '../stores/car-room-store.ts';
+import { useSessionDependent } from '../../../lib/use-hydrated.ts';
 
 export const INVALID_AMOUNT_MESSAGE = 'Enter a whole-dollar amount, for example 125000.';
 export const SIGN_IN_AGAIN_MESSAGE = 'Your session has ended. Please sign in again to place a bid.';
@@ -54,6 +55,7 @@ export function BidForm({
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const user = useSessionStore((s) => s.user);
   const userId = isAuthenticated && user ? user.id : null;
+  const sessionDependent = useSessionDependent();
   const ownCar = useCarRoomStore((s) => (userId === null ? false : Boolean(s.ownCars[ownCarKey(userId, carId)])));
   /** The user's maximum for this car (private to them), and who leads: the bidder of the newest bid. */
   const myMax = useCarRoomStore((s) => (userId === null ? null : (s.myMaxes[ownCarKey(userId, carId)] ?? null)));
@@ -148,7 +150,7 @@ export function BidForm({
   const describedBy = [minimumId, helpId, blocked ? reasonId : null].filter(Boolean).join(' ');
 
   return (
-    <form className="bid-form" onSubmit={submit} noValidate aria-label="Place a bid">
+    <form className="bid-form" onSubmit={submit} noValidate aria-label="Place a bid" {...sessionDependent}>
       <MoneyField
         id={inputId}
         className="bid-form__amount"

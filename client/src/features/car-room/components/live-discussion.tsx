@@ -9,6 +9,7 @@ import { CHAT_MESSAGE_MAX_LENGTH, type ChatMessage } from '../api/car-room-api.t
 import { countLabel } from '../lib/format.ts';
 import { sendChatMessage } from '../stores/car-room-store.ts';
 import { SendIcon } from './room-icons.tsx';
+import { useSessionDependent } from '../../../lib/use-hydrated.ts';
 
 /** How close to the end (px) still counts as "reading the newest messages". */
 const BOTTOM_SLACK_PX = 48;
@@ -35,6 +36,7 @@ export function LiveDiscussion({
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const user = useSessionStore((s) => s.user);
   const userId = isAuthenticated && user ? user.id : null;
+  const sessionDependent = useSessionDependent();
   const now = useNow(60_000);
 
   const listRef = useRef<HTMLDivElement>(null);
@@ -143,7 +145,7 @@ export function LiveDiscussion({
       )}
 
       {userId === null ? (
-        <p className="callout tone-info chat__prompt" data-testid="chat-sign-in-prompt">
+        <p className="callout tone-info chat__prompt" data-testid="chat-sign-in-prompt" {...sessionDependent}>
           <Link to="/login" state={{ from }} className="text-link">
             Sign in
           </Link>{' '}

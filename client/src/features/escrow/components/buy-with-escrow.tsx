@@ -12,6 +12,7 @@ import { useSessionStore } from '../../../lib/session-store.ts';
 import type { Order } from '../api/orders.ts';
 import { BuyForm } from './buy-escrow-form.tsx';
 import './buy-with-escrow.css';
+import { useSessionDependent } from '../../../lib/use-hydrated.ts';
 
 /**
  * "Buy with Escrow" for one car: a button that opens a dialog where a signed-in, verified buyer
@@ -39,6 +40,7 @@ export function BuyWithEscrow({
 }) {
   const location = useLocation();
   const signedIn = useSessionStore((s) => s.isAuthenticated && s.user !== null);
+  const sessionDependent = useSessionDependent();
   const [open, setOpen] = useState(false);
   // The order placed from the dialog now open, shown until it closes.
   const [placed, setPlaced] = useState<Order | null>(null);
@@ -47,7 +49,7 @@ export function BuyWithEscrow({
     if (!showTrigger) return null;
     const from = `${location.pathname}${location.search}${location.hash}`;
     return (
-      <Link to="/login" state={{ from }} className="btn btn--gold btn--block buy-escrow__trigger">
+      <Link to="/login" state={{ from }} className="btn btn--gold btn--block buy-escrow__trigger" {...sessionDependent}>
         <ShieldCheckIcon size={18} />
         Sign in to Buy with Escrow
       </Link>
