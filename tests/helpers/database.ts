@@ -1,6 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import postgres from 'postgres';
-import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
+import { MIGRATIONS_FOLDER, openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { seedIfEmpty } from '../../db/seed/seed.ts';
 
 export interface TestDatabase extends DatabaseHandle {
@@ -9,15 +13,25 @@ export interface TestDatabase extends DatabaseHandle {
 }
 
 /**
- * A migrated, seeded database for one test file: embedded PGlite in memory by default, or a
+ * A migrated, seeded database for one test file: an embedded PGlite of its own by default, or a
  * fresh PostgreSQL database created on the server in DATABASE_URL and dropped on close.
  */
 export async function createTestDatabase(options: { seed?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   let url: string | null = null;
+  let dataDir: string;
   let drop = async () => {};
-  if (serverUrl) ({ url, drop } = await createPostgresDatabase(serverUrl, `lm_test_${process.pid}_${randomBytes(4).toString('hex')}`));
-  const handle = await openDatabase({ databaseUrl: url, dataDir: 'memory://', poolSize: 10 });
+  if (serverUrl) {
+    const name = `lm_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+    ({ url, drop } = await createPostgresDatabase(serverUrl, name, await migratedPostgresTemplate(serverUrl)));
+    dataDir = 'memory://';
+  } else {
+    dataDir = mkdtempSync(join(tmpdir(), 'lm-testdb-'));
+    await copyMigratedEmbeddedDatabase(dataDir);
+    drop = async () => rmSync(dataDir, { recursive: true, force: true });
+  }
+  const handle = await openDatabase({ databaseUrl: url, dataDir, poolSize: 10 });
+  // Nothing left to apply on a copy of the migrated folder; still asked, as a server start would.
   await handle.migrate();
   if (options.seed !== false) await seedIfEmpty(handle.db);
   return {
@@ -30,10 +44,13 @@ export async function createTestDatabase(options: { seed?: boolean } = {}): Prom
   };
 }
 
-/** Creates the empty database `name` on the PostgreSQL server at `serverUrl`; `drop` removes it again. */
-export async function createPostgresDatabase(serverUrl: string, name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * Creates the database `name` on the PostgreSQL server at `serverUrl`, empty or as a copy of
+ * `template`; `drop` removes it again.
+ */
+export async function createPostgresDatabase(serverUrl: string, name: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
+  await whileInUse(() => admin.unsafe(`create database "${name}"${template ? ` template "${template}"` : ''}`));
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -45,4 +62,165 @@ export async function createPostgresDatabase(serverUrl: string, name: string): P
       await cleanup.end();
     },
   };
+}
+
+/** Runs `statement` again while PostgreSQL says a database it needs is still in use (55006), for up to 10 s. */
+async function whileInUse<T>(statement: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await statement();
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+// ── A migrated starting point ───────────────────────────────────────────────────────────────
+// Migrating a new database takes a while on PostgreSQL (a second or so), and creating an embedded
+// one runs PostgreSQL's initdb inside PGlite: 5 to 15 s of one core. Both are paid by every test
+// file, and what they produce is the same each time, so it is made once per set of migrations (and
+// PGlite release) and each database starts as a copy of it (a fraction of a second). Seeding still
+// happens per database, as before: the sample auctions end relative to the moment they are seeded.
+
+/** An arbitrary constant: the lock under which one test process builds the PostgreSQL template. */
+const TEMPLATE_LOCK_ID = 7_341_077;
+
+let postgresTemplate: Promise<string> | null = null;
+
+/** The name of a migrated database on the server at `serverUrl` to copy test databases from. */
+function migratedPostgresTemplate(serverUrl: string): Promise<string> {
+  postgresTemplate ??= (async () => {
+    const name = `lm_template_${templateKey()}`;
+    // Test files start two at a time: one builds the template while the other waits for the lock.
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    try {
+      await admin`select pg_advisory_lock(${TEMPLATE_LOCK_ID})`;
+      const [found] = await admin`select 1 as found from pg_database where datname = ${name}`;
+      if (!found) {
+        // Built under another name and renamed once migrated: a half-built template is never used.
+        const building = `lm_template_building_${process.pid}`;
+        await admin.unsafe(`drop database if exists "${building}" with (force)`);
+        await admin.unsafe(`create database "${building}"`);
+        const url = new URL(serverUrl);
+        url.pathname = `/${building}`;
+        const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://', poolSize: 1 });
+        try {
+          await database.migrate();
+        } finally {
+          await database.close();
+        }
+        // The migration's connections may take a moment to leave the server.
+        await whileInUse(() => admin.unsafe(`alter database "${building}" rename to "${name}"`));
+      }
+      await admin`select pg_advisory_unlock(${TEMPLATE_LOCK_ID})`;
+    } finally {
+      await admin.end();
+    }
+    return name;
+  })();
+  return postgresTemplate;
+}
+
+// ── The embedded database's starting point ──────────────────────────────────────────────────
+
+const TEMPLATE_ROOT = join(tmpdir(), 'lm-pglite-templates');
+/** Written into a template folder last: a folder without it is unfinished. */
+const COMPLETE = 'complete';
+
+/** Puts a migrated, empty embedded database into `dataDir` (the layout `openDatabase` expects there). */
+export async function copyMigratedEmbeddedDatabase(dataDir: string): Promise<void> {
+  const template = await migratedTemplate();
+  cpSync(join(template, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+}
+
+let templatePath: Promise<string> | null = null;
+
+function migratedTemplate(): Promise<string> {
+  templatePath ??= (async () => {
+    const path = join(TEMPLATE_ROOT, templateKey());
+    if (!existsSync(join(path, COMPLETE))) await buildTemplate(path);
+    return path;
+  })();
+  return templatePath;
+}
+
+/** What the migrated folder depends on: the migrations and the PGlite release. */
+function templateKey(): string {
+  const hash = createHash('sha256');
+  const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const pgliteRoot = pgliteEntry.slice(0, pgliteEntry.lastIndexOf('/dist/'));
+  const pgliteVersion = (JSON.parse(readFileSync(join(pgliteRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  hash.update(`pglite ${pgliteVersion}\n`);
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else hash.update(`${full.slice(MIGRATIONS_FOLDER.length)}\n`).update(readFileSync(full));
+    }
+  };
+  walk(MIGRATIONS_FOLDER);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Builds the template at `path`. Test files start two at a time, so the first one builds it
+ * (under a lock file) while the other waits for it; a lock left by a process that died is taken
+ * over.
+ */
+async function buildTemplate(path: string): Promise<void> {
+  mkdirSync(TEMPLATE_ROOT, { recursive: true });
+  const lockFile = `${path}.lock`;
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (existsSync(join(path, COMPLETE))) return;
+    let fd: number | null = null;
+    try {
+      fd = openSync(lockFile, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (fd !== null) {
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      try {
+        if (!existsSync(join(path, COMPLETE))) await runBuild(path);
+      } finally {
+        rmSync(lockFile, { force: true });
+      }
+      return;
+    }
+    const owner = Number(readFileSync(lockFile, 'utf8').trim() || '0');
+    if (owner > 0 && !isRunning(owner)) rmSync(lockFile, { force: true });
+    if (Date.now() > deadline) throw new Error(`waited too long for the embedded database template at ${path}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Migrates a new embedded database in a folder of its own, then moves the folder into place whole. */
+async function runBuild(path: string): Promise<void> {
+  const building = mkdtempSync(`${path}.building-`);
+  try {
+    const database = await openDatabase({ databaseUrl: null, dataDir: building });
+    try {
+      await database.migrate();
+    } finally {
+      await database.close();
+    }
+    writeFileSync(join(building, COMPLETE), new Date().toISOString());
+    rmSync(path, { recursive: true, force: true });
+    renameSync(building, path);
+  } catch (error) {
+    rmSync(building, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

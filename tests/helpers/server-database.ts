@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { openDatabase, type Database, type DatabaseHandle } from '../../db/client.ts';
 import { seedIfEmpty } from '../../db/seed/seed.ts';
 import { users } from '../../db/schema/index.ts';
 import { hashPassword } from '../../server/src/lib/passwords.ts';
-import { createTestDatabase } from './database.ts';
+import { copyMigratedEmbeddedDatabase, createTestDatabase } from './database.ts';
 import { TEST_PASSWORD } from './users.ts';
 
 /**
@@ -34,6 +36,8 @@ export async function serverDatabase<T>(dataDir: string, prepare: (db: Database)
     return { url: database.url!, prepared: await prepare(database.db), reopen: async () => ({ db: database.db, close: async () => {} }), drop: () => database.close() };
   }
   const open = () => openDatabase({ databaseUrl: null, dataDir });
+  // The migrated starting point is copied in, rather than created (initdb) and migrated here.
+  if (!existsSync(join(dataDir, 'pglite'))) await copyMigratedEmbeddedDatabase(dataDir);
   const database = await open();
   await database.migrate();
   await seedIfEmpty(database.db);
