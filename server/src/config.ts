@@ -37,6 +37,8 @@ export interface AppConfig {
   rateLimits: RateLimitConfig;
   /** How long listing results (which cars, their order, totals) are reused; 0 disables. */
   listingCacheSeconds: number;
+  /** How many pages drawn on the server are kept for reuse while their data is unchanged. */
+  pageCacheEntries: number;
   metrics: { enabled: boolean; token: string | null };
   escrow: EscrowConfig;
   auctions: AuctionConfig;
@@ -232,6 +234,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const trustProxy = trustProxyRaw === undefined ? false : trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : trustProxyRaw;
   const dbPoolSize = integer('DB_POOL_SIZE', 10, 1, 200);
   const listingCacheSeconds = integer('LISTING_CACHE_SECONDS', 10, 0, 3_600);
+  const pageCacheEntries = integer('PAGE_CACHE_ENTRIES', 500, 1, 100_000);
   // In production the metrics are served only to holders of METRICS_TOKEN: without one they
   // stay off the public port unless METRICS=true says otherwise.
   const metricsToken = text('METRICS_TOKEN') ?? null;
@@ -301,6 +304,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dbPoolSize,
     rateLimits,
     listingCacheSeconds,
+    pageCacheEntries,
     metrics,
     escrow,
     auctions,

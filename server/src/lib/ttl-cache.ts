@@ -31,6 +31,11 @@ export class TtlCache<V> {
     return promise;
   }
 
+  /** Entries held now, expired ones not yet replaced included. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   clear(): void {
     this.entries.clear();
   }

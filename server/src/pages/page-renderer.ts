@@ -53,9 +53,8 @@ export interface RenderedPage {
   html: string;
 }
 
-/** How long a drawn page is reused while its answers stay the same, and how many are kept. */
+/** How long a drawn page is reused while its answers stay the same (PAGE_CACHE_ENTRIES says how many). */
 const RENDER_CACHE_MS = 60_000;
-const RENDER_CACHE_ENTRIES = 500;
 /** A page whose screens take longer than this is given up (503) rather than held open. */
 const RENDER_TIMEOUT_MS = 5_000;
 
@@ -75,7 +74,8 @@ function withoutVolatileFields(key: string, value: unknown): unknown {
 }
 
 export class PageRenderer {
-  private readonly rendered = new TtlCache<string>(RENDER_CACHE_MS, RENDER_CACHE_ENTRIES);
+  private readonly rendered: TtlCache<string>;
+  private drawn = 0;
   private readonly template: { headStart: string; headRest: string; beforeRoot: string; afterRoot: string };
 
   constructor(
@@ -85,8 +85,20 @@ export class PageRenderer {
     private readonly appUrl: string,
     /** Extra head tags for a page (its screen's code and styles, a car's first photo). */
     private readonly assetTags: (page: ServerPageName, data: PageData) => string,
+    cacheEntries: number,
   ) {
     this.template = splitTemplate(template);
+    this.rendered = new TtlCache<string>(RENDER_CACHE_MS, cacheEntries);
+  }
+
+  /** Drawn pages held for reuse now: never more than the cache's bound. */
+  get cachedPages(): number {
+    return this.rendered.size;
+  }
+
+  /** Pages drawn since start (cache misses and the warm-up). */
+  get pagesDrawn(): number {
+    return this.drawn;
   }
 
   /** Draws every page once so their screens' code is loaded before the first visitor. */
@@ -161,6 +173,7 @@ export class PageRenderer {
   }
 
   private renderBody(url: URL, data: PageData): Promise<string> {
+    this.drawn += 1;
     return new Promise<string>((resolve, reject) => {
       let settled = false;
       const chunks: Buffer[] = [];

@@ -109,6 +109,8 @@ export interface AppShell {
    * car, content pages), or the app's HTML with what the page will need announced; never fails.
    */
   render?: (url: URL) => Promise<{ status: number; html: Buffer | string }>;
+  /** Pages drawn on the server: how many are held for reuse (at most PAGE_CACHE_ENTRIES) and drawn so far. */
+  pageCache?: () => { held: number; drawn: number };
 }
 
 declare module 'fastify' {
