@@ -33,7 +33,11 @@ export function useResource<T>(
   const servedByPage = useRef(fromPage === undefined ? null : requestKey);
 
   useEffect(() => {
-    if (requestKey === servedByPage.current) return;
+    // Only the first look at this key is answered by the page; coming back to it later reads it again.
+    if (requestKey === servedByPage.current) {
+      servedByPage.current = null;
+      return;
+    }
     const controller = new AbortController();
     fetcher(controller.signal)
       // Rendering what arrived (often a long list) as a transition yields to the browser every few

@@ -42,9 +42,15 @@ export function useCars(query: ListingQuery): { result: CarsResult; retry: () =>
     fromPage ? { key: requestKey, result: { status: 'success', data: fromPage } } : null,
   );
   const servedByPage = useRef(fromPage ? requestKey : null);
+  if (fromPage && !recentPages.has(queryKey)) remember(queryKey, fromPage);
 
   useEffect(() => {
-    if (requestKey === servedByPage.current) return;
+    // Only the first look at the page's query is answered by the page; coming back to the same
+    // query later (Back, the "All" chip) reads it again.
+    if (requestKey === servedByPage.current) {
+      servedByPage.current = null;
+      return;
+    }
     const controller = new AbortController();
     getCars(query, controller.signal)
       .then((data) => {
