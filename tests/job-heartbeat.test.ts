@@ -7,6 +7,7 @@ import { freePort } from './helpers/app.ts';
 import { serverDatabase } from './helpers/server-database.ts';
 import { ServerProcesses } from './helpers/server-process.ts';
 import { TestMailbox } from './helpers/smtp.ts';
+import { waitUntil } from './helpers/sockets.ts';
 import { TEST_PASSWORD } from './helpers/users.ts';
 
 /**
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 /** An SMTP server that accepts connections and never answers: a send to it hangs, its job stays active. */
-async function silentSmtp(port: number): Promise<Server> {
+async function silentSmtp(port: number): Promise<Server & { held: Socket[] }> {
   const held: Socket[] = [];
   const server = createServer((socket) => held.push(socket));
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -33,7 +34,7 @@ async function silentSmtp(port: number): Promise<Server> {
     for (const socket of held) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
-  return server;
+  return Object.assign(server, { held });
 }
 
 describe('a job held by a killed process', () => {
@@ -52,8 +53,8 @@ describe('a job held by a killed process', () => {
       body: JSON.stringify({ name: 'Hart Beat', email, password: TEST_PASSWORD }),
     });
     expect(registered.status).toBe(201);
-    // The mail job is now claimed and stuck talking to the silent server.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // The mail job is claimed and stuck talking to the silent server once it has connected there.
+    await waitUntil(() => silent.held.length > 0, 20_000, 'the mail job to connect to the silent mail server');
     await first.kill('SIGKILL');
     await new Promise<void>((resolve) => silent.close(() => resolve()));
     // The mail server is back (on the same port), and so is the app.
