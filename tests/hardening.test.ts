@@ -32,7 +32,10 @@ describe('security headers', () => {
     expect(policy['frame-ancestors']).toEqual(["'none'"]);
     expect(policy['connect-src']).toEqual(["'self'"]);
     expect(res.headers['content-security-policy']).not.toMatch(/unsafe-inline|unsafe-eval/);
-    expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    // No inline script to run: a script element either loads a file or is a data block (the
+    // page's data, JSON-LD), which browsers never execute.
+    expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)(?![^>]*\btype="application\/(?:ld\+)?json")[^>]*>/);
+    expect(res.body).toContain('<script type="application/json" id="page-data">');
     expect(res.headers).toMatchObject({
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',

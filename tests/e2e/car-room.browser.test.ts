@@ -40,6 +40,9 @@ const openTab = (user: SignedInUser | null, viewport: Viewport = DESKTOP, option
 async function openCar(tab: Tab, id = carId): Promise<void> {
   await tab.page.goto(`${base}/car/${id}`);
   await tab.page.getByRole('heading', { level: 1 }).waitFor();
+  // The page arrives drawn by the server, signed out; the parts that depend on the session
+  // show once the app has taken over.
+  await expect.poll(() => tab.page.locator('[data-awaiting-session]').count(), SETTLE).toBe(0);
 }
 
 const viewers = (p: Page) => p.getByTestId('viewers').innerText();
