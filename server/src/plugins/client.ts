@@ -109,8 +109,12 @@ async function serverPageRenderer(app: FastifyInstance, shell: string, manifest:
   }
   const readApi: ReadApi = async (path) => {
     const answer = await app.inject({ method: 'GET', url: path, headers: { accept: 'application/json' } });
-    const body = answer.json<{ data?: unknown }>();
-    return { status: answer.statusCode, data: body.data };
+    try {
+      return { status: answer.statusCode, data: answer.json<{ data?: unknown }>().data };
+    } catch {
+      // Not JSON (never expected from the API): the status alone still decides the page.
+      return { status: answer.statusCode };
+    }
   };
   const renderer = new PageRenderer(entry, shell, readApi, app.config.appUrl, (page, data) => {
     const module = page === 'not-found' ? undefined : SCREEN_MODULES[page];
