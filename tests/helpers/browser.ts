@@ -187,7 +187,24 @@ export async function newAppContext(browser: Browser, options: ContextOptions): 
   if (options.axe) await enableAxe(context);
   if (options.skewMs) await skewClock(context, options.skewMs);
   if (options.user) await storeSession(context, options.user, { verified: options.verified });
+  context.on('page', waitForTheAppOnLoad);
   return context;
+}
+
+/**
+ * After each load of one of the app's pages, waits until the app has taken over (layout.tsx
+ * marks `<html data-app-ready>`). A page drawn on the server shows its content at once, but a
+ * click before hydration would be lost and the parts that depend on the session are not shown
+ * yet, as for a person on a slow phone; tests act once the app is live.
+ */
+function waitForTheAppOnLoad(page: Page): void {
+  const load = page.goto.bind(page);
+  page.goto = async (...args: Parameters<Page['goto']>) => {
+    const response = await load(...args);
+    const isAppPage = /^text\/html/.test(response?.headers()['content-type'] ?? '') && (await page.locator('#root').count()) > 0;
+    if (isAppPage) await page.waitForFunction(() => document.documentElement.hasAttribute('data-app-ready'));
+    return response;
+  };
 }
 
 /** One page in a context of its own, recording its console errors. */
