@@ -11,7 +11,8 @@ let script: string;
 let stylesheet: string;
 beforeAll(async () => {
   t = await startTestApp({ SERVE_CLIENT: 'true' });
-  const html = (await t.app.inject({ method: 'GET', url: '/' })).body;
+  // A page drawn in the browser names the app's entry module and stylesheet directly.
+  const html = (await t.app.inject({ method: 'GET', url: '/login' })).body;
   script = /<script[^>]+src="([^"]+\.js)"/.exec(html)![1]!;
   stylesheet = /<link[^>]+href="([^"]+\.css)"/.exec(html)![1]!;
 });

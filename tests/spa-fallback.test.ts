@@ -29,7 +29,8 @@ describe('serving the web app', () => {
   });
 
   it('serves the built assets the HTML refers to', async () => {
-    const html = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    // A page drawn in the browser names the app's entry module directly.
+    const html = (await t.app.inject({ method: 'GET', url: '/login' })).body;
     const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
     const res = await t.app.inject({ method: 'GET', url: script! });
@@ -59,31 +60,35 @@ describe("announcing what a page needs in its HTML", () => {
     for (const module of Object.values(SCREEN_MODULES)) expect(Object.keys(manifest), module).toContain(module);
   });
 
-  it("loads a car page's screen code and its first image alongside the main script", async () => {
+  it("asks for a car page's first image ahead of the app's code, which starts once the page is painted", async () => {
     const car = (await t.app.inject({ method: 'GET', url: '/api/cars/3' })).json().data as { images: string[]; photos: unknown[] };
     const html = (await t.app.inject({ method: 'GET', url: '/car/3' })).body;
-    const scripts = preloads(html, 'modulepreload');
-    expect(scripts.some((href) => /\/assets\/car-detail-screen-[\w-]+\.js$/.test(href))).toBe(true);
-    for (const href of scripts) expect((await t.app.inject({ method: 'GET', url: href })).statusCode, href).toBe(200);
     expect(car.photos).toEqual([]);
-    expect(html).toContain(`<link rel="preload" as="image" fetchpriority="high" href="${car.images[0]}">`);
+    const hero = html.indexOf(`<link rel="preload" as="image" fetchpriority="high" href="${car.images[0]}">`);
+    const start = html.indexOf('<script defer src="/app-start.js" data-app="/assets/');
+    expect(hero).toBeGreaterThan(-1);
+    expect(start).toBeGreaterThan(hero);
+    expect(preloads(html, 'modulepreload')).toEqual([]);
+    const entry = /data-app="([^"]+)"/.exec(html)![1]!;
+    for (const href of ['/app-start.js', entry]) expect((await t.app.inject({ method: 'GET', url: href })).statusCode, href).toBe(200);
   });
 
   it('answers a car that does not exist with 404 and its not-found screen, without an image to fetch', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/car/999999' });
     expect(res.statusCode).toBe(404);
     expect(res.body).toMatch(/<h1[^>]*>Car Not Found<\/h1>/);
-    expect(preloads(res.body, 'modulepreload').length).toBeGreaterThan(0);
+    expect(res.body).toContain('<script defer src="/app-start.js"');
     expect(res.body).not.toContain('as="image"');
   });
 
-  it('announces only what the entry script does not load already, and nothing on the listing', async () => {
-    const listing = (await t.app.inject({ method: 'GET', url: '/' })).body;
-    const escrow = (await t.app.inject({ method: 'GET', url: '/escrow' })).body;
-    const entry = /<script[^>]+src="([^"]+\.js)"/.exec(escrow)?.[1];
-    expect(preloads(escrow, 'modulepreload')).not.toContain(entry);
-    expect(preloads(escrow, 'modulepreload').some((href) => href.includes('escrow-screen'))).toBe(true);
-    expect(preloads(listing, 'modulepreload').some((href) => href.includes('screen'))).toBe(false);
+  it("announces a page's screen code when the page is drawn in the browser, never what the entry script loads already", async () => {
+    const dashboard = (await t.app.inject({ method: 'GET', url: '/dashboard' })).body;
+    const entry = /<script[^>]+src="([^"]+\.js)"/.exec(dashboard)?.[1];
+    expect(entry).toMatch(/^\/assets\/index-/);
+    expect(preloads(dashboard, 'modulepreload')).not.toContain(entry);
+    expect(preloads(dashboard, 'modulepreload').some((href) => href.includes('dashboard-screen'))).toBe(true);
+    // Drawn on the server, the listing and escrow pages read without the app: nothing announced.
+    for (const url of ['/', '/escrow']) expect(preloads((await t.app.inject({ method: 'GET', url })).body, 'modulepreload'), url).toEqual([]);
   });
 });
 
