@@ -198,13 +198,15 @@ export async function newAppContext(browser: Browser, options: ContextOptions): 
  * yet, as for a person on a slow phone; tests act once the app is live.
  */
 function waitForTheAppOnLoad(page: Page): void {
-  const load = page.goto.bind(page);
-  page.goto = async (...args: Parameters<Page['goto']>) => {
-    const response = await load(...args);
+  const appTookOver = async (response: Awaited<ReturnType<Page['goto']>>) => {
     const isAppPage = /^text\/html/.test(response?.headers()['content-type'] ?? '') && (await page.locator('#root').count()) > 0;
     if (isAppPage) await page.waitForFunction(() => document.documentElement.hasAttribute('data-app-ready'));
     return response;
   };
+  const load = page.goto.bind(page);
+  page.goto = async (...args: Parameters<Page['goto']>) => appTookOver(await load(...args));
+  const reload = page.reload.bind(page);
+  page.reload = async (...args: Parameters<Page['reload']>) => appTookOver(await reload(...args));
 }
 
 /** One page in a context of its own, recording its console errors. */
