@@ -214,7 +214,8 @@ function lockDataFolder(dataDir: string): () => void {
   throw new Error(`Could not lock the embedded database folder ${dataDir}`);
 }
 
-function isRunning(pid: number): boolean {
+/** Whether process `pid` is alive (a lock's owner), whoever runs it. */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

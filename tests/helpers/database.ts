@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { MIGRATIONS_FOLDER, openDatabase, type DatabaseHandle } from '../../db/client.ts';
+import { isRunning, MIGRATIONS_FOLDER, openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import { seedIfEmpty } from '../../db/seed/seed.ts';
 
 export interface TestDatabase extends DatabaseHandle {
@@ -216,11 +216,3 @@ async function runBuild(path: string): Promise<void> {
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
