@@ -6,9 +6,11 @@
  * the markup, the page after the car changes, many requests for one page, and the database gone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { CarDetail, CarListItem } from '@common/api-types.ts';
 import { DEFAULT_ESCROW_PLAN, ESCROW_PLANS, ESCROW_PLAN_IDS } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
+import { cars } from '../db/schema/index.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { orderApi } from './helpers/escrow.ts';
 import { syntheticPhoto } from './helpers/photos.ts';
@@ -19,6 +21,8 @@ import { createUser, type SignedInUser } from './helpers/users.ts';
 const APP_URL = 'https://cars.luxemotors.example';
 /** Small, so a test can fill the render cache; the default is 500. */
 const PAGE_CACHE_ENTRIES = 40;
+/** How long a page as sent is served again (PAGE_FRESH_MS, left at its default). */
+const PAGE_FRESH_MS = 1_000;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -530,23 +534,40 @@ describe('a car page requested again and again', () => {
     // ask for any number of them. Past the bound (PAGE_CACHE_ENTRIES, 40 here) old ones go.
     const car = await apiData<CarDetail>('/api/cars/3');
     await requestAll(Array.from({ length: 60 }, (_, i) => `/car/3?ref=${i}`), carName(car));
-    expect(pageCache().held).toBe(PAGE_CACHE_ENTRIES);
+    expect(pageCache()).toMatchObject({ held: PAGE_CACHE_ENTRIES, sent: PAGE_CACHE_ENTRIES });
     await requestAll(Array.from({ length: 30 }, (_, i) => `/car/3?ref=${100 + i}`), carName(car));
-    expect(pageCache().held).toBe(PAGE_CACHE_ENTRIES);
+    expect(pageCache()).toMatchObject({ held: PAGE_CACHE_ENTRIES, sent: PAGE_CACHE_ENTRIES });
+  });
+
+  it('is served as sent for a moment without reading the car, so a change made elsewhere shows within PAGE_FRESH_MS', async () => {
+    // A change written by another process publishes nothing here: written straight to the
+    // database, it stands for one. This process's own changes drop the page at once (above).
+    const seller = await createUser(t);
+    const car = await listCar(seller, { price: 181_000 });
+    const asking = async () => /data-testid="asking-price">([^<]*)</.exec((await getPage(`/car/${car.id}`)).html)?.[1];
+    const firstAskedAt = Date.now();
+    expect(await asking()).toBe('$181,000');
+    await t.database.db.update(cars).set({ price: 176_000 }).where(eq(cars.id, car.id));
+    const soonAfter = await asking();
+    // The copy was made after the first request began, so it is certainly fresh until then.
+    if (Date.now() < firstAskedAt + PAGE_FRESH_MS) expect(soonAfter, 'within the moment: the page as sent').toBe('$181,000');
+    await waitUntil(async () => (await asking()) === '$176,000', PAGE_FRESH_MS + 2_000, 'the change shown');
   });
 });
 
 // ── The database gone ──────────────────────────────────────────────────────────────────────
 
 describe('when the database cannot be reached', () => {
-  it('answers a car page and the listing with 503 and a friendly page, fast, never a stale copy', async () => {
+  it('answers a car page and the listing with 503 and a friendly page, fast, never a copy older than a moment', async () => {
     const down = await startTestApp({ SERVE_CLIENT: 'true', APP_URL });
     try {
       const car = (await down.app.inject({ method: 'GET', url: '/api/cars/3' })).json().data as CarDetail;
       const up = await getPage('/car/3', down);
       expect(up.status).toBe(200);
       await down.database.close();
-      for (const path of ['/car/3', '/', '/testimonials', '/results', '/car/999999']) {
+      for (const path of ['/', '/testimonials', '/results', '/car/999999', '/car/3']) {
+        // The car page was sent a moment ago: served as sent for that moment, never past it.
+        if (path === '/car/3') await new Promise((resolve) => setTimeout(resolve, PAGE_FRESH_MS));
         const started = Date.now();
         const page = await getPage(path, down);
         expect(Date.now() - started, path).toBeLessThan(2_000);

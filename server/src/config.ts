@@ -39,6 +39,8 @@ export interface AppConfig {
   listingCacheSeconds: number;
   /** How many pages drawn on the server are kept for reuse while their data is unchanged. */
   pageCacheEntries: number;
+  /** Milliseconds a drawn page as sent is served again without reading its data. */
+  pageFreshMs: number;
   metrics: { enabled: boolean; token: string | null };
   escrow: EscrowConfig;
   auctions: AuctionConfig;
@@ -235,6 +237,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const dbPoolSize = integer('DB_POOL_SIZE', 10, 1, 200);
   const listingCacheSeconds = integer('LISTING_CACHE_SECONDS', 10, 0, 3_600);
   const pageCacheEntries = integer('PAGE_CACHE_ENTRIES', 500, 1, 100_000);
+  const pageFreshMs = integer('PAGE_FRESH_MS', 1_000, 0, 60_000);
   // In production the metrics are served only to holders of METRICS_TOKEN: without one they
   // stay off the public port unless METRICS=true says otherwise.
   const metricsToken = text('METRICS_TOKEN') ?? null;
@@ -305,6 +308,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimits,
     listingCacheSeconds,
     pageCacheEntries,
+    pageFreshMs,
     metrics,
     escrow,
     auctions,

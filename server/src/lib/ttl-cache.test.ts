@@ -37,4 +37,28 @@ describe('TtlCache', () => {
     await cache.get('k', async () => ++n);
     expect(await cache.get('k', async () => ++n)).toBe(2);
   });
+
+  it('serves a value `keep` refuses to the loads waiting for it, and loads afresh next time', async () => {
+    const cache = new TtlCache<number>(1_000);
+    let n = 0;
+    const load = async () => ++n;
+    const refuseOdd = (value: number) => value % 2 === 0;
+    expect(await Promise.all([cache.get('k', load, refuseOdd), cache.get('k', load, refuseOdd)])).toEqual([1, 1]);
+    expect(await cache.get('k', load, refuseOdd)).toBe(2);
+    expect(await cache.get('k', load, refuseOdd)).toBe(2);
+  });
+
+  it('forgets the keys it is told, and never keeps a load that began before', async () => {
+    const cache = new TtlCache<string>(1_000);
+    await cache.get('car/1', async () => 'one');
+    await cache.get('car/2', async () => 'two');
+    let finishSlowLoad: (value: string) => void = () => undefined;
+    const slow = cache.get('car/3', () => new Promise<string>((resolve) => (finishSlowLoad = resolve)));
+    cache.forget((key) => key !== 'car/2');
+    finishSlowLoad('three, read before the change');
+    expect(await slow).toBe('three, read before the change');
+    expect(await cache.get('car/1', async () => 'one again')).toBe('one again');
+    expect(await cache.get('car/2', async () => 'two again')).toBe('two');
+    expect(await cache.get('car/3', async () => 'three again')).toBe('three again');
+  });
 });

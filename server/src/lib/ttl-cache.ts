@@ -6,27 +6,34 @@
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
   private readonly loading = new Map<string, Promise<V>>();
+  /** Counts `forget` calls: a load that began before one may hold what it dropped, and is not kept. */
+  private forgets = 0;
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 5_000,
   ) {}
 
-  async get(key: string, load: () => Promise<V>): Promise<V> {
+  /** `keep` decides whether a loaded value is held (a value it refuses is served once, not reused). */
+  async get(key: string, load: () => Promise<V>, keep: (value: V) => boolean = () => true): Promise<V> {
     if (this.ttlMs <= 0) return load();
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > now) return hit.value;
     const pending = this.loading.get(key);
     if (pending) return pending;
+    const forgetsAtStart = this.forgets;
     const promise = load()
       .then((value) => {
+        if (!keep(value) || forgetsAtStart !== this.forgets) return value;
         this.entries.delete(key);
         if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
         this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
         return value;
       })
-      .finally(() => this.loading.delete(key));
+      .finally(() => {
+        if (this.loading.get(key) === promise) this.loading.delete(key);
+      });
     this.loading.set(key, promise);
     return promise;
   }
@@ -34,6 +41,13 @@ export class TtlCache<V> {
   /** Entries held now, expired ones not yet replaced included. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Drops every entry whose key `stale` accepts, so the next read loads afresh. */
+  forget(stale: (key: string) => boolean): void {
+    this.forgets += 1;
+    for (const key of this.entries.keys()) if (stale(key)) this.entries.delete(key);
+    for (const key of this.loading.keys()) if (stale(key)) this.loading.delete(key);
   }
 
   clear(): void {

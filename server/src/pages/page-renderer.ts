@@ -75,6 +75,7 @@ function withoutVolatileFields(key: string, value: unknown): unknown {
 
 export class PageRenderer {
   private readonly rendered: TtlCache<string>;
+  private readonly recent: TtlCache<RenderedPage>;
   private drawn = 0;
   private readonly template: { headStart: string; headRest: string; beforeRoot: string; afterRoot: string };
 
@@ -86,14 +87,22 @@ export class PageRenderer {
     /** Extra head tags for a page (its screen's code and styles, a car's first photo). */
     private readonly assetTags: (page: ServerPageName, data: PageData) => string,
     cacheEntries: number,
+    /** How long a page as sent is served again without reading its data (0: never). */
+    freshMs: number,
   ) {
     this.template = splitTemplate(template);
     this.rendered = new TtlCache<string>(RENDER_CACHE_MS, cacheEntries);
+    this.recent = new TtlCache<RenderedPage>(freshMs, cacheEntries);
   }
 
   /** Drawn pages held for reuse now: never more than the cache's bound. */
   get cachedPages(): number {
     return this.rendered.size;
+  }
+
+  /** Pages as sent held for the moment they are served again: never more than the cache's bound. */
+  get pagesSent(): number {
+    return this.recent.size;
   }
 
   /** Pages drawn since start (cache misses and the warm-up). */
@@ -108,10 +117,29 @@ export class PageRenderer {
     }
   }
 
-  /** The page for `url` (path and query), or null for pages drawn in the browser only. */
+  /**
+   * The page for `url` (path and query), or null for pages drawn in the browser only.
+   *
+   * A page as sent is served again for a moment (`freshMs`, a second by default) without
+   * reading its data: a car page asked for a thousand times a second then costs a lookup, not a
+   * thousand API reads. A change this process makes to a car (a bid, a price, its status) drops
+   * that car's pages and the lists at once (`forgetCar`); a change made by another process shows
+   * within the moment. Either way the app re-reads the car as it joins its room, so a visitor
+   * sees every change; a 503 is never reused.
+   */
   async render(url: URL): Promise<RenderedPage | null> {
     const plan = this.entry.planServerPage(url);
     if (!plan) return null;
+    return this.recent.get(`${url.pathname}${url.search}`, () => this.draw(url, plan), (page) => page.status < 500);
+  }
+
+  /** Drops the pages a change to car `carId` makes stale: its own and every list of cars. */
+  forgetCar(carId: number): void {
+    const own = `/car/${carId}`;
+    this.recent.forget((key) => !key.startsWith('/car/') || key === own || key.startsWith(`${own}?`));
+  }
+
+  private async draw(url: URL, plan: ServerPagePlan): Promise<RenderedPage> {
     if (plan.notFound) return this.notFound(url, plan.page);
 
     const answers = await Promise.all(plan.needs.map(async (path) => [path, await this.readApi(path)] as const));

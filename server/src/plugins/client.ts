@@ -31,7 +31,7 @@ export default fp(
     const manifest = readManifest();
     const browserPages = pageRenderer(app, shell, manifest);
     const serverPages = await serverPageRenderer(app, shell, manifest);
-    app.appShell.pageCache = () => ({ held: serverPages?.cachedPages ?? 0, drawn: serverPages?.pagesDrawn ?? 0 });
+    app.appShell.pageCache = () => ({ held: serverPages?.cachedPages ?? 0, sent: serverPages?.pagesSent ?? 0, drawn: serverPages?.pagesDrawn ?? 0 });
     app.appShell.render = async (url) => {
       const drawn = serverPages ? await drawOnServer(app, serverPages, url) : null;
       return drawn ?? { status: 200, html: await browserPages(url.pathname) };
@@ -121,7 +121,11 @@ async function serverPageRenderer(app: FastifyInstance, shell: string, manifest:
     const screen = module ? screenPreloadTags(manifest, module, 'stylesheet') : '';
     const car = page === 'car' ? Object.values(data)[0] : undefined;
     return (car?.status === 200 ? heroImageTag(car.data as CarDetail) : '') + screen;
-  }, app.config.pageCacheEntries);
+  }, app.config.pageCacheEntries, app.config.pageFreshMs);
+  for (const event of ['bid.placed', 'car.status', 'listing.changed'] as const) {
+    app.events.subscribe(event, ({ carId }) => renderer.forgetCar(carId));
+  }
+  app.events.subscribe('auction.ended', (result) => renderer.forgetCar(result.carId));
   await renderer.warm();
   return renderer;
 }

@@ -109,8 +109,8 @@ export interface AppShell {
    * car, content pages), or the app's HTML with what the page will need announced; never fails.
    */
   render?: (url: URL) => Promise<{ status: number; html: Buffer | string }>;
-  /** Pages drawn on the server: how many are held for reuse (at most PAGE_CACHE_ENTRIES) and drawn so far. */
-  pageCache?: () => { held: number; drawn: number };
+  /** Pages drawn on the server: how many drawn bodies and pages as sent are held (each at most PAGE_CACHE_ENTRIES), and how many were drawn so far. */
+  pageCache?: () => { held: number; sent: number; drawn: number };
 }
 
 declare module 'fastify' {
