@@ -32,7 +32,7 @@ let ann: SignedInUser;
 let bob: SignedInUser;
 let cat: SignedInUser;
 
-const tabs = new Tabs(() => browser, { timeout: 20_000, axe: true });
+const tabs = new Tabs(() => browser, { timeout: 20_000 });
 /** A tab signed in as `user` (session put in localStorage before the app starts), or a visitor's. */
 const openTab = (user: SignedInUser | null, options: { viewport?: Viewport; skewMs?: number } = {}) => tabs.open(user, options);
 

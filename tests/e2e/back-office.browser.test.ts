@@ -44,7 +44,7 @@ let base: string;
 let buyer: SignedInUser;
 let seller: SignedInUser;
 
-const tabs = new Tabs(() => browser, { timeout: 15_000, axe: true });
+const tabs = new Tabs(() => browser, { timeout: 15_000 });
 const openTab = (user: SignedInUser | null, viewport = DESKTOP) => tabs.open(user, { viewport });
 
 /** What an earlier `npm run operator -- grant` would have done: the role, straight in the database. */

@@ -20,7 +20,7 @@ let mailbox: TestMailbox;
 let browser: Browser;
 let t: TestApp;
 let base: string;
-const tabs = new Tabs(() => browser, { timeout: 20_000, axe: true });
+const tabs = new Tabs(() => browser, { timeout: 20_000 });
 
 beforeAll(async () => {
   mailbox = new TestMailbox();

@@ -72,8 +72,8 @@ beforeAll(async () => {
 
 afterAll(() => closeBrowserApp({ browser, t }));
 
-/** A context with axe-core loaded, signed in as `user` (from its first page load) or a visitor's. */
-const newContext = (viewport: Viewport, user?: SignedInUser): Promise<BrowserContext> => newAppContext(browser, { viewport, timeout: 10_000, axe: true, user });
+/** A context signed in as `user` (from its first page load) or a visitor's. */
+const newContext = (viewport: Viewport, user?: SignedInUser): Promise<BrowserContext> => newAppContext(browser, { viewport, timeout: 10_000, user });
 
 async function expectAccessible(page: Page, label: string, known: string[] = []): Promise<void> {
   const violations = await seriousViolations(page);

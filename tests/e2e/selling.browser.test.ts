@@ -50,7 +50,7 @@ const photo = { red: '', blue: '', green: '', text: '' };
 /** The car listed by the first test, used by the next. */
 let listedCarId = 0;
 
-const tabs = new Tabs(() => browser, { timeout: 20_000, axe: true });
+const tabs = new Tabs(() => browser, { timeout: 20_000 });
 /** A tab signed in as `user` (session put in localStorage before the app starts), or a visitor's. */
 const openTab = (user: SignedInUser | null, viewport: Viewport = DESKTOP, options: { verified?: boolean } = {}) => tabs.open(user, { viewport, ...options });
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -61,9 +61,16 @@ export function screenshotPath(name: string): string {
   return path;
 }
 
-/** Saves a full-page PNG to `test-results/screenshots/<name>.png` and returns its path. */
+/**
+ * Screenshots are for people reviewing the screens; nothing reads them back. SCREENSHOTS=0 (CI,
+ * where nobody looks at them) skips the full-page ones, which cost the browser a tenth of its work.
+ */
+const TAKE_SCREENSHOTS = process.env.SCREENSHOTS !== '0';
+
+/** Saves a full-page PNG to `test-results/screenshots/<name>.png` (unless SCREENSHOTS=0) and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   const path = screenshotPath(name);
+  if (!TAKE_SCREENSHOTS) return path;
   await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
 }
@@ -83,14 +90,6 @@ export function collectConsoleErrors(page: Page): string[] {
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-/**
- * Loads axe-core into every page of `context`. As an init script it runs outside the page's
- * Content-Security-Policy, which (rightly) refuses scripts injected into the page.
- */
-export async function enableAxe(context: BrowserContext): Promise<void> {
-  await context.addInitScript({ path: AXE_PATH });
-}
-
 export interface AxeViolation {
   id: string;
   impact: string | null;
@@ -98,8 +97,16 @@ export interface AxeViolation {
   nodes: string[];
 }
 
-/** Serious and critical axe-core violations on the page as it is now (axe loaded by `enableAxe`). */
+let axeSource: string | undefined;
+
+/**
+ * Serious and critical axe-core violations on the page as it is now. axe-core (500 KB) is loaded
+ * into the page only here, when a page is checked, not into every page a test opens: evaluated
+ * through the DevTools protocol, it runs outside the page's Content-Security-Policy, which
+ * (rightly) refuses scripts injected into the page.
+ */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate((axeSource ??= readFileSync(AXE_PATH, 'utf8')));
   return page.evaluate(async () => {
     // Colours are read once every transition has finished, so a contrast is never measured mid-fade.
     await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
@@ -126,8 +133,6 @@ export interface ContextOptions {
   viewport?: Viewport;
   /** Milliseconds every action and wait on the context's pages may take. */
   timeout: number;
-  /** Loads axe-core into every page (see `enableAxe`). */
-  axe?: boolean;
   /** Signed in as this account (see `storeSession`); a visitor without. */
   user?: SessionOwner | null;
   /** The stored user's `email_verified`; true unless told. */
@@ -184,7 +189,6 @@ async function skewClock(context: BrowserContext, skewMs: number): Promise<void>
 export async function newAppContext(browser: Browser, options: ContextOptions): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: options.viewport ?? DESKTOP, reducedMotion: 'reduce', locale: 'en-US' });
   context.setDefaultTimeout(options.timeout);
-  if (options.axe) await enableAxe(context);
   if (options.skewMs) await skewClock(context, options.skewMs);
   if (options.user) await storeSession(context, options.user, { verified: options.verified });
   context.on('page', waitForTheAppOnLoad);
