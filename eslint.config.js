@@ -55,7 +55,7 @@ const layerZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'client/dist', 'client/dist-ssr', 'server/dist', 'db/migrations', 'coverage', '.data'] },
+  { ignores: ['node_modules', 'client/dist', 'client/dist-ssr', 'server/dist', 'db/migrations', 'coverage', '.data', '.scratch', 'test-results', 'tests/load/results', '.ci/.node24'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
