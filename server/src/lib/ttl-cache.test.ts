@@ -53,10 +53,15 @@ describe('TtlCache', () => {
     await cache.get('car/1', async () => 'one');
     await cache.get('car/2', async () => 'two');
     let finishSlowLoad: (value: string) => void = () => undefined;
+    let finishOtherLoad: (value: string) => void = () => undefined;
     const slow = cache.get('car/3', () => new Promise<string>((resolve) => (finishSlowLoad = resolve)));
-    cache.forget((key) => key !== 'car/2');
+    const other = cache.get('car/2?ref=x', () => new Promise<string>((resolve) => (finishOtherLoad = resolve)));
+    cache.forget((key) => key !== 'car/2' && key !== 'car/2?ref=x');
     finishSlowLoad('three, read before the change');
+    finishOtherLoad('two with a query');
     expect(await slow).toBe('three, read before the change');
+    expect(await other).toBe('two with a query');
+    expect(await cache.get('car/2?ref=x', async () => 'reloaded')).toBe('two with a query');
     expect(await cache.get('car/1', async () => 'one again')).toBe('one again');
     expect(await cache.get('car/2', async () => 'two again')).toBe('two');
     expect(await cache.get('car/3', async () => 'three again')).toBe('three again');

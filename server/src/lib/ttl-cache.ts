@@ -6,8 +6,6 @@
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
   private readonly loading = new Map<string, Promise<V>>();
-  /** Counts `forget` calls: a load that began before one may hold what it dropped, and is not kept. */
-  private forgets = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -22,10 +20,10 @@ export class TtlCache<V> {
     if (hit && hit.expiresAt > now) return hit.value;
     const pending = this.loading.get(key);
     if (pending) return pending;
-    const forgetsAtStart = this.forgets;
-    const promise = load()
+    const promise: Promise<V> = load()
       .then((value) => {
-        if (!keep(value) || forgetsAtStart !== this.forgets) return value;
+        // A load its key was forgotten during may hold what the forgetting was for: not kept.
+        if (!keep(value) || this.loading.get(key) !== promise) return value;
         this.entries.delete(key);
         if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
         this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
@@ -45,7 +43,6 @@ export class TtlCache<V> {
 
   /** Drops every entry whose key `stale` accepts, so the next read loads afresh. */
   forget(stale: (key: string) => boolean): void {
-    this.forgets += 1;
     for (const key of this.entries.keys()) if (stale(key)) this.entries.delete(key);
     for (const key of this.loading.keys()) if (stale(key)) this.loading.delete(key);
   }
