@@ -554,6 +554,23 @@ describe('a car page requested again and again', () => {
     else console.log(`[server-pages] the second read came ${Date.now() - firstAskedAt} ms after the first, past PAGE_FRESH_MS: only the change's arrival is checked`);
     await waitUntil(async () => (await asking()) === '$176,000', PAGE_FRESH_MS + 2_000, 'the change shown');
   });
+
+  it("stamps every page with the server's clock as it leaves, even a copy served as sent, so countdowns start right on a wrong device clock", async () => {
+    const stampOf = (headers: Record<string, unknown>) => Number(/(?:^|,)\s*clock;desc="(\d+)"/.exec(String(headers['server-timing']))?.[1]);
+    for (const path of ['/car/3', '/', '/sell']) {
+      const before = Date.now();
+      const page = await t.app.inject({ method: 'GET', url: path });
+      expect(page.statusCode, path).toBe(200);
+      const stamp = stampOf(page.headers);
+      expect(stamp, `${path}: ${String(page.headers['server-timing'])}`).toBeGreaterThanOrEqual(before);
+      expect(stamp, path).toBeLessThanOrEqual(Date.now());
+    }
+    // The same car page again within the moment is the copy as sent, with a new stamp.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = Date.now();
+    const again = await t.app.inject({ method: 'GET', url: '/car/3' });
+    expect(stampOf(again.headers)).toBeGreaterThanOrEqual(before);
+  });
 });
 
 // ── The database gone ──────────────────────────────────────────────────────────────────────

@@ -6,10 +6,15 @@ import { AppRouter } from './app/router.tsx';
 import { readCarEarly } from './features/car-room/index.ts';
 import { PAGE_DATA_ELEMENT_ID, readPageData } from './lib/page-data.tsx';
 import { parseRouteId } from './lib/route-id.ts';
+import { recordDocumentClock } from './lib/server-clock.ts';
 import { matchPage } from '@common/paths.ts';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('Missing #root element in index.html');
+
+// Countdowns drawn from the page's data need the server's clock before the first render: this
+// device's clock may be minutes off, and no API answer has come yet to say so.
+recordDocumentClock();
 
 if (document.getElementById(PAGE_DATA_ELEMENT_ID)) {
   // Drawn on the server (the listing, a car, testimonials, escrow, results): the app takes over

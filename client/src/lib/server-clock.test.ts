@@ -3,6 +3,7 @@ import {
   clockEstimate,
   clockOffset,
   dateHeaderBounds,
+  documentClockOffset,
   recordServerDate,
   recordServerTime,
   resetServerClock,
@@ -64,5 +65,21 @@ describe('server clock estimate', () => {
     // A later Date header consistent with it leaves the exact estimate alone (no jitter).
     recordServerDate(new Date(SERVER + 5_000).toUTCString(), SERVER + 605_000, SERVER + 605_100);
     expect(clockEstimate()).toEqual({ offsetMs: -600_050, exact: true });
+  });
+});
+
+describe("the page's own clock sample (Server-Timing)", () => {
+  it('measures the offset from the stamp and the local time its first byte arrived, on the device clock', () => {
+    // The page's first byte came 800 ms after its time origin; 1,200 ms later (perf 2,000) the
+    // device clock, 10 minutes fast, reads SERVER + 600,000 + 1,200.
+    const navigation = { serverTiming: [{ name: 'total', description: '' }, { name: 'clock', description: String(SERVER) }], responseStart: 800 };
+    expect(documentClockOffset(navigation, SERVER + 601_200, 2_000)).toBe(-600_000);
+  });
+
+  it('says nothing without a stamp, with an unreadable one, or before the answer came', () => {
+    expect(documentClockOffset(undefined, SERVER, 10)).toBeNull();
+    expect(documentClockOffset({ serverTiming: [], responseStart: 5 }, SERVER, 10)).toBeNull();
+    expect(documentClockOffset({ serverTiming: [{ name: 'clock', description: 'soon' }], responseStart: 5 }, SERVER, 10)).toBeNull();
+    expect(documentClockOffset({ serverTiming: [{ name: 'clock', description: String(SERVER) }], responseStart: 0 }, SERVER, 10)).toBeNull();
   });
 });

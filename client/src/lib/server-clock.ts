@@ -1,9 +1,14 @@
+import { CLOCK_TIMING_NAME } from '@common/api-types.ts';
+
 /**
  * This browser's estimate of the server's clock, for countdowns: a device clock can be minutes
  * off, and the server decides by its own. One estimate per tab (the skew is the device's).
  *
  * - Exact samples: a car's `serverTime` (its detail answer), offset = serverTime − the local time
  *   the answer arrived. Taken on every read of a car, so a reconnect's re-read re-measures it.
+ * - The page's own sample: the server stamps every page of the app with its clock (a
+ *   `Server-Timing: clock;desc=<ms>` header, readable from the navigation's timing), so a page
+ *   drawn on the server counts down right from its first render, before any API answer.
  * - Coarse samples: the HTTP `Date` header of any API answer (whole seconds), for screens that
  *   read no car detail (the listing, an order). The server's clock read some time within [Date, Date + 1 s)
  *   while the request was out, which bounds the offset. A held estimate inside those bounds is
@@ -80,6 +85,33 @@ export function withDateSample(
   if (!bounds) return held;
   if (held && held.offsetMs >= bounds.low - DATE_SLACK_MS && held.offsetMs <= bounds.high + DATE_SLACK_MS) return held;
   return { offsetMs: Math.round((bounds.low + bounds.high) / 2), exact: false };
+}
+
+/** What the browser's navigation timing says of the page: its Server-Timing entries and when its first byte came. */
+export interface NavigationSample {
+  serverTiming?: readonly { name: string; description: string }[];
+  /** Milliseconds after the page's time origin that the answer's first byte arrived. */
+  responseStart: number;
+}
+
+/**
+ * The offset measured by the page itself (pure): the server's stamp minus the local time its
+ * first byte arrived, that time read on the same clock as `localNow` (the device's `Date`,
+ * whatever it says) through `perfNow`, the page's monotonic clock now. Null without a stamp.
+ */
+export function documentClockOffset(navigation: NavigationSample | undefined, localNow: number, perfNow: number): number | null {
+  const stamp = navigation?.serverTiming?.find((entry) => entry.name === CLOCK_TIMING_NAME)?.description;
+  const server = stamp ? Number(stamp) : Number.NaN;
+  if (!navigation || !Number.isFinite(server) || !(navigation.responseStart > 0)) return null;
+  return server - (localNow - (perfNow - navigation.responseStart));
+}
+
+/** Takes the page's own sample, when the browser exposes it: call once, as the app starts. */
+export function recordDocumentClock(): void {
+  if (typeof performance === 'undefined' || typeof performance.getEntriesByType !== 'function') return;
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  const offset = documentClockOffset(navigation, Date.now(), performance.now());
+  if (offset !== null) estimate = { offsetMs: offset, exact: true };
 }
 
 /** Any API answer's `Date` header, sent at `sentAt` and arrived at `receivedAt` (local ms). */

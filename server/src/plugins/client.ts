@@ -7,6 +7,7 @@ import { matchPage, PAGES } from '@common/paths.ts';
 import { parseId } from '../services/cars.ts';
 import { heroImageTag, SCREEN_MODULES, screenPreloadTags, withHeadTags, type ViteManifest } from '../lib/page-preloads.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
+import { sendAppPage } from '../lib/app-page.ts';
 import { loadServerEntry, PageRenderer, type ReadApi } from '../pages/page-renderer.ts';
 import type { CarDetail } from '@common/api-types.ts';
 
@@ -56,7 +57,7 @@ export default fp(
     for (const path of [PAGES.home, PAGES.car, PAGES.testimonials, PAGES.escrow, PAGES.results]) {
       app.get(path, { schema: { hide: true } }, async (request, reply) => {
         const page = await app.appShell.render!(new URL(request.url, 'http://page.invalid'));
-        return reply.status(page.status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page.html);
+        return sendAppPage(reply, page);
       });
     }
   },

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { describeIssues, type SchemaIssue } from '@common/validation.ts';
 import { AppError } from '../lib/errors.ts';
+import { sendAppPage } from '../lib/app-page.ts';
 
 /**
  * The one place errors become responses: `{ error, code, details? }`, never a stack trace,
@@ -68,7 +69,7 @@ export default fp(
       const path = request.url.split('?')[0] ?? '/';
       if (appShell.html && (request.method === 'GET' || request.method === 'HEAD') && isAppRoute(path)) {
         const page = appShell.render ? await appShell.render(new URL(request.url, 'http://page.invalid')) : { status: 200, html: appShell.html };
-        return reply.status(page.status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page.html);
+        return sendAppPage(reply, page);
       }
       return reply.status(404).send({ error: `No route for ${request.method} ${path}`, code: 'NOT_FOUND' });
     });
