@@ -5,7 +5,7 @@
  * are asked to sign in; an unknown car says so. Expectations come from the sample data and the
  * shared bid rule, not from the client's own formatting code.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { eq } from 'drizzle-orm';
 import { bidIncrement, minimumBid } from '@common/bid-rules.ts';
@@ -81,6 +81,8 @@ beforeAll(async () => {
   await makeSellerOf(t, carId, seller.id);
 });
 
+// A failed test's tabs would stay on the car and count as viewers in the next test.
+afterEach(() => tabs.closeAll());
 afterAll(() => closeBrowserApp({ tabs, browser, t }));
 
 // ---------------------------------------------------------------------------------------------

@@ -242,7 +242,7 @@ export class Tabs {
   }
 
   async closeAll(): Promise<void> {
-    for (const tab of this.opened) await tab.context.close().catch(() => undefined);
+    for (const tab of this.opened.splice(0)) await tab.context.close().catch(() => undefined);
   }
 }
 
