@@ -4,9 +4,13 @@ import { PageDataProvider, type PageData } from '../lib/page-data.tsx';
 import { stampHistoryEntry } from './history-entry.ts';
 import { appRoutes } from './routes.tsx';
 
-stampHistoryEntry();
+export type AppRouterInstance = ReturnType<typeof createBrowserRouter>;
 
-export const router = createBrowserRouter(appRoutes);
+/** The app's router over this tab's history (once per tab). */
+export function createAppRouter(): AppRouterInstance {
+  stampHistoryEntry();
+  return createBrowserRouter(appRoutes);
+}
 
 const NO_PAGE_DATA: PageData = {};
 
@@ -14,7 +18,7 @@ const NO_PAGE_DATA: PageData = {};
  * The app in the browser. `pageData` is what the server drew the page with: it serves the first
  * screen only, so a later visit to the same screen reads fresh answers from the server.
  */
-export function AppRouter({ pageData = NO_PAGE_DATA }: { pageData?: PageData }) {
+export function AppRouter({ router, pageData = NO_PAGE_DATA }: { router: AppRouterInstance; pageData?: PageData }) {
   const [data, setData] = useState(pageData);
   useEffect(() => {
     if (data === NO_PAGE_DATA) return;
@@ -22,7 +26,7 @@ export function AppRouter({ pageData = NO_PAGE_DATA }: { pageData?: PageData }) 
     return router.subscribe((state) => {
       if (state.location.key !== first) setData(NO_PAGE_DATA);
     });
-  }, [data]);
+  }, [data, router]);
   return (
     <PageDataProvider data={data}>
       <RouterProvider router={router} />
