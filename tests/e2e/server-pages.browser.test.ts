@@ -156,9 +156,12 @@ async function loadAndSettle(visit: Visit, path: string): Promise<{ cls: number 
   const res = await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
   expect(res?.status(), path).toBe(200);
   await page.waitForTimeout(500);
-  const { shifts, violations, keptMarkup, hasPageData } = await page.evaluate(() => {
+  const { shifts, violations, keptMarkup, hasPageData, firstPaintAt, firstCodeAt } = await page.evaluate(() => {
     const h1 = document.querySelector('main h1');
+    const code = performance.getEntriesByType('resource').filter((r) => /^\/assets\/.+\.js$/.test(new URL(r.name).pathname));
     return {
+      firstPaintAt: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      firstCodeAt: code.length === 0 ? null : Math.min(...code.map((r) => r.startTime)),
       shifts: window.__shifts ?? [],
       violations: window.__cspViolations ?? [],
       keptMarkup: h1 !== null && h1 === window.__serverHeading,
@@ -166,6 +169,10 @@ async function loadAndSettle(visit: Visit, path: string): Promise<{ cls: number 
     };
   });
   expect(hasPageData, `${path} was drawn on the server`).toBe(true);
+  // The page is readable without the app: its code is asked for once the first paint is on screen.
+  expect(firstPaintAt, `${path}: first contentful paint`).not.toBeNull();
+  expect(firstCodeAt, `${path}: the app's code was loaded`).not.toBeNull();
+  expect(firstCodeAt!, `${path}: the app's code was asked for after the first paint`).toBeGreaterThanOrEqual(firstPaintAt!);
   expect(visit.messages.filter((m) => HYDRATION_ERROR.test(m)), `${path}: hydration errors`).toEqual([]);
   expect(visit.messages.filter((m) => CSP_MESSAGE.test(m)), `${path}: CSP messages`).toEqual([]);
   expect(violations, `${path}: CSP violations`).toEqual([]);
