@@ -1,4 +1,4 @@
-/* global document, window, requestAnimationFrame, setTimeout, PerformanceObserver */
+/* global document, window, requestAnimationFrame */
 // Starts the web app on a page the server drew, once that page has been painted. The page reads
 // without the app, so the app's code waits its turn instead of competing with the page's
 // stylesheet and first photo for a slow connection. The server names this file and the app's
