@@ -268,6 +268,36 @@ describe('a page drawn on the server, taken over by the app', () => {
   });
 });
 
+describe('the parts that wait for the session', () => {
+  it('appear whole the moment the app takes over, for a visitor who asks for reduced motion', async () => {
+    // The tabs ask for reduced motion. Whatever reduced motion does to transitions must not
+    // reveal the bid form's sentence a piece at a time: read at the very commit that removes
+    // [data-awaiting-session], the text on screen is already all there.
+    const visit = await openVisit(null);
+    try {
+      const { page } = visit.tab;
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { __revealed: string[] }).__revealed = seen;
+        new MutationObserver((records) => {
+          for (const record of records) {
+            const form = record.target as HTMLElement;
+            if (record.attributeName !== 'data-awaiting-session' || form.hasAttribute('data-awaiting-session')) continue;
+            const reason = form.querySelector<HTMLElement>('[data-testid="bid-blocked-reason"]');
+            if (reason) seen.push(reason.innerText);
+          }
+        }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-awaiting-session'] });
+      });
+      await loadAndSettle(visit, `/car/${fixedCar.id}`);
+      expect(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(true);
+      const revealed = await page.evaluate(() => (window as unknown as { __revealed: string[] }).__revealed);
+      expect(revealed).toEqual(['Sign in to place a bid.']);
+    } finally {
+      await visit.tab.close();
+    }
+  });
+});
+
 describe('a car page without JavaScript', () => {
   it('shows its name, price, first photo and description', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 }, locale: 'en-US' });
