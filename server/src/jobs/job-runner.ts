@@ -164,6 +164,20 @@ export class JobRunner {
     return id ?? '';
   }
 
+  /**
+   * Adds many jobs of one queue in one statement, in the caller's transaction: what a loop of
+   * `enqueue` does, in one round trip instead of one per job (an alert to hundreds of searches).
+   */
+  async enqueueMany<K extends JobName>(executor: Executor, name: K, payloads: JobPayloads[K][], options: Omit<EnqueueOptions, 'singletonKey'> = {}): Promise<void> {
+    if (!this.definitions.has(name)) throw new Error(`unknown job ${name}`);
+    if (payloads.length === 0) return;
+    const startAfter = options.startAfter?.toISOString();
+    await this.boss.insert(
+      payloads.map((data) => ({ name, data: data as object, ...(startAfter ? { startAfter } : {}) })),
+      { db: sqlRunnerFor(executor) },
+    );
+  }
+
   /** Notes that this process runs `jobId`, so another hands it out again if this one dies. */
   private async claim(jobId: string, queue: string): Promise<void> {
     try {

@@ -64,9 +64,17 @@ export class Mailer {
    * change commits, then call `wake()` after the commit; without one it is queued and sent now.
    */
   async send(mail: OutgoingMail, executor?: Executor): Promise<void> {
-    const { stableId, ...queued } = mail;
-    await this.jobs.enqueue(executor ?? this.db, 'mail.send', { ...queued, messageId: `<${stableId ?? randomUUID()}@${this.domain}>` });
+    await this.jobs.enqueue(executor ?? this.db, 'mail.send', this.queued(mail));
     if (!executor) this.wake();
+  }
+
+  /** Queues many mails in the transaction that causes them, in one statement; `wake()` after the commit. */
+  async sendMany(mails: OutgoingMail[], executor: Executor): Promise<void> {
+    await this.jobs.enqueueMany(executor, 'mail.send', mails.map((mail) => this.queued(mail)));
+  }
+
+  private queued({ stableId, ...mail }: OutgoingMail): QueuedMail {
+    return { ...mail, messageId: `<${stableId ?? randomUUID()}@${this.domain}>` };
   }
 
   /** Sends what committed transactions queued without waiting for the next poll. */

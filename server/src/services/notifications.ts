@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import { notifications } from '../../../db/schema/index.ts';
 import type { NotificationType } from '@common/enums.ts';
@@ -52,11 +52,21 @@ export class NotificationsService {
 
   /** Pushes committed notifications to their owners, with each owner's fresh unread count. */
   async announce(rows: NotificationRow[]): Promise<void> {
-    // The counts are read together (one round trip on a pipelining driver), then published in order.
-    const counts = await Promise.all(rows.map((row) => this.unreadCount(row.userId)));
-    rows.forEach((row, i) => {
-      this.events.publish('notification.created', { userId: row.userId, notification: toNotification(row), unreadCount: counts[i]! });
-    });
+    if (rows.length === 0) return;
+    // Every owner's count in one statement (an alert can tell hundreds at once), then published in order.
+    const counts = await this.unreadCounts([...new Set(rows.map((row) => row.userId))]);
+    for (const row of rows) {
+      this.events.publish('notification.created', { userId: row.userId, notification: toNotification(row), unreadCount: counts.get(row.userId) ?? 0 });
+    }
+  }
+
+  private async unreadCounts(userIds: number[]): Promise<Map<number, number>> {
+    const rows = await this.db
+      .select({ userId: notifications.userId, n: count() })
+      .from(notifications)
+      .where(and(inArray(notifications.userId, userIds), eq(notifications.read, false)))
+      .groupBy(notifications.userId);
+    return new Map(rows.map((row) => [row.userId, row.n]));
   }
 
   async list(userId: number): Promise<{ notifications: Notification[]; unreadCount: number }> {

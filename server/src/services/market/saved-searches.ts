@@ -183,8 +183,8 @@ export class SavedSearchesService {
         tx,
         instant.map((m) => ({ userId: m.userId, type: 'system' as const, title: `New match: ${m.name}`, message: `The ${title} ${why}.`, carId: car.id })),
       );
-      for (const m of instant) {
-        await this.deps.mailer.send(
+      await this.deps.mailer.sendMany(
+        instant.map((m) =>
           searchAlertEmail(
             m.email,
             `${m.name}: the ${title} ${why}`,
@@ -193,9 +193,9 @@ export class SavedSearchesService {
             this.unsubscribeLinks(m.searchId),
             `alert-${m.searchId}-${car.id}-${car.price}`,
           ),
-          tx,
-        );
-      }
+        ),
+        tx,
+      );
       if (instant.length > 0) {
         await tx.execute(sql`update saved_searches set last_alert_at = now() where id in (${sql.join(instant.map((m) => sql`${m.searchId}`), sql`, `)})`);
       }
