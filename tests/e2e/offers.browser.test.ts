@@ -1,12 +1,15 @@
 /**
  * Private offers (contract §"Offers and second chance") in real browsers against the real
  * server: a buyer and a seller, each in their own browser context, negotiate one fixed-price car
- * from the car page to the escrow order. Every buyer move appears on the seller's open page
- * without a reload (a marker set in the page survives), and the buyer's accept lands on the
- * order page awaiting payment at the agreed amount. Amounts are the test's own numbers.
+ * from the car page to the escrow order, each countering twice. Every move appears on the other
+ * party's open page without a reload (a marker set in the page survives), and the seller's accept
+ * lands on the order page awaiting payment at the agreed amount under the smallest plan covering
+ * it. A seller also reaches a new offer's thread from the bell's notification. Amounts are the
+ * test's own numbers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { ESCROW_PLANS } from '@common/escrow-plans.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, usd, type Tab } from '../helpers/browser.ts';
 import { createListing } from '../helpers/escrow.ts';
@@ -15,6 +18,9 @@ import { createUser, type SignedInUser } from '../helpers/users.ts';
 /** Live updates on a loaded 2-core machine need more than `expect.poll`'s 1 s. */
 const SETTLE = { timeout: 15_000 };
 const PRICE = 100_000;
+/** Where the negotiation ends, and the smallest escrow plan covering it (Basic covers up to $100,000). */
+const AGREED = 93_500;
+const PLAN = ESCROW_PLANS.basic;
 
 /** The server, the browser and the two parties, set up once for the file. */
 const world = {} as { browser: Browser; t: TestApp; base: string; buyer: SignedInUser; seller: SignedInUser };
@@ -30,6 +36,9 @@ const stillSamePage = (page: Page) => page.evaluate(() => (window as unknown as 
 const tableAmount = (p: Page) => p.getByTestId('offer-amount').innerText();
 const historyActions = (p: Page) =>
   p.getByTestId('offer-history').locator('li').evaluateAll((items) => items.map((li) => `${li.getAttribute('data-by')}:${li.getAttribute('data-action')}`));
+
+/** The navigation bar's bell; its accessible name carries the unread count. */
+const bell = (p: Page) => p.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /^Notifications/ });
 
 async function counter(tab: Tab, amount: number): Promise<void> {
   await tab.page.getByTestId('offer-counter').click();
@@ -48,7 +57,7 @@ beforeAll(async () => {
 afterAll(() => closeBrowserApp({ tabs, browser: world.browser, t: world.t }));
 
 describe('offers', () => {
-  it('buyer and seller negotiate from the car page to an escrow order, each move live on the other side', async () => {
+  it('buyer and seller negotiate from the car page, each countering twice, to an escrow order, each move live on the other side', async () => {
     const { t, base, buyer, seller } = world;
     const car = await createListing(t, seller, { make: 'BMW', model: 'M3 Competition', price: PRICE });
     const b = await tabs.open(buyer);
@@ -71,7 +80,7 @@ describe('offers', () => {
     await dialog.getByLabel('Your offer').fill(String(PRICE));
     await dialog.getByTestId('offer-dialog-submit').click();
     await expect.poll(() => dialog.innerText(), SETTLE).toContain(`at most ${usd(PRICE - 1)}`);
-    await dialog.getByLabel('Your offer').fill('85,000');
+    await dialog.getByLabel('Your offer').fill('90,000');
     await dialog.getByTestId('offer-message').fill('Cash buyer, can collect next week.');
     expect(await dialog.getByTestId('offer-amount-error').count()).toBe(0); // typing again clears the refusal
     await b.page.screenshot({ path: '/tmp/offers-make-offer-dialog.png', animations: 'disabled' });
@@ -79,14 +88,14 @@ describe('offers', () => {
     await expect.poll(() => new URL(b.page.url()).pathname, SETTLE).toMatch(/^\/offers\/\d+$/);
     const offerId = Number(new URL(b.page.url()).pathname.split('/').pop());
     await b.page.getByRole('heading', { level: 1, name: `Offer #${offerId}` }).waitFor();
-    expect(await tableAmount(b.page)).toBe(usd(85_000));
+    expect(await tableAmount(b.page)).toBe(usd(90_000));
     expect(await b.page.getByTestId('offer-turn').innerText()).toContain('Waiting for Sam Seller');
     expect(await b.page.getByTestId('offer-withdraw').count()).toBe(1);
     expect(await b.page.getByTestId('offer-accept').count()).toBe(0);
 
     // Back on the car page the buyer is shown their open offer instead of a second one.
     await b.page.goto(`${base}/car/${car.id}`);
-    await expect.poll(() => b.page.getByTestId('my-offer').innerText().catch(() => ''), SETTLE).toContain(`Your offer: ${usd(85_000)}`);
+    await expect.poll(() => b.page.getByTestId('my-offer').innerText().catch(() => ''), SETTLE).toContain(`Your offer: ${usd(90_000)}`);
     expect(await b.page.getByTestId('make-offer').count()).toBe(0);
     await shoot(b.page, 'car-page-my-offer');
     await b.page.getByTestId('my-offer').getByRole('link', { name: 'View offer' }).click();
@@ -95,7 +104,7 @@ describe('offers', () => {
     // The seller's tab shows it without a reload, as their turn.
     const row = s.page.locator(`[data-testid="offer-row"][data-offer-id="${offerId}"]`);
     await row.waitFor(SETTLE);
-    expect(await row.getByTestId('offer-row-amount').innerText()).toBe(usd(85_000));
+    expect(await row.getByTestId('offer-row-amount').innerText()).toBe(usd(90_000));
     expect(await row.getByTestId('offer-turn').innerText()).toBe('Your turn');
     expect(await stillSamePage(s.page)).toBe(true);
     await shoot(s.page, 'dashboard-tab');
@@ -109,41 +118,59 @@ describe('offers', () => {
     expect(await s.page.getByTestId('offer-note').innerText()).toContain('Cash buyer');
     await markPage(s.page);
     await markPage(b.page);
-    // The seller counters; the buyer sees it live.
-    await counter(s, 95_000);
-    await expect.poll(() => tableAmount(b.page), SETTLE).toBe(usd(95_000));
+    // Each party counters twice; every move shows on the other side without a reload.
+    await counter(s, 97_000);
+    await expect.poll(() => tableAmount(b.page), SETTLE).toBe(usd(97_000));
+    expect(await b.page.getByTestId('offer-turn').innerText()).toContain('Your turn');
     expect(await stillSamePage(b.page)).toBe(true);
 
-    // The buyer counters; the seller sees it without a reload.
-    await counter(b, 90_000);
-    await expect.poll(() => tableAmount(s.page), SETTLE).toBe(usd(90_000));
+    await counter(b, 92_000);
+    await expect.poll(() => tableAmount(s.page), SETTLE).toBe(usd(92_000));
     expect(await s.page.getByTestId('offer-turn').innerText()).toContain('Your turn');
     expect(await stillSamePage(s.page)).toBe(true);
 
-    // The seller counters again.
-    await counter(s, 93_000);
-    await expect.poll(() => tableAmount(b.page), SETTLE).toBe(usd(93_000));
-    expect(await historyActions(b.page)).toEqual(['buyer:offer', 'seller:counter', 'buyer:counter', 'seller:counter']);
-    await shoot(b.page, 'thread-desktop');
-    await b.page.setViewportSize(PHONE);
-    await expectNoHorizontalScroll(b.page);
-    await shoot(b.page, 'thread-phone');
-    await b.page.setViewportSize(DESKTOP);
+    await counter(s, 95_000);
+    await expect.poll(() => tableAmount(b.page), SETTLE).toBe(usd(95_000));
+    expect(await b.page.getByTestId('offer-turn').innerText()).toContain('Your turn');
+    expect(await stillSamePage(b.page)).toBe(true);
 
-    // The buyer accepts: the dialog says what follows, then the order page awaits payment.
-    await b.page.getByTestId('offer-accept').click();
-    const accept = b.page.getByTestId('offer-move-dialog');
-    expect(await accept.innerText()).toContain(`escrow order at ${usd(93_000)} that the buyer pays within 3 days`);
+    await counter(b, AGREED);
+    await expect.poll(() => tableAmount(s.page), SETTLE).toBe(usd(AGREED));
+    expect(await s.page.getByTestId('offer-turn').innerText()).toContain('Your turn');
+    expect(await stillSamePage(s.page)).toBe(true);
+    const history = ['buyer:offer', 'seller:counter', 'buyer:counter', 'seller:counter', 'buyer:counter'];
+    expect(await historyActions(s.page)).toEqual(history);
+    await expect.poll(() => historyActions(b.page), SETTLE).toEqual(history);
+    await shoot(s.page, 'thread-desktop');
+    await s.page.setViewportSize(PHONE);
+    await expectNoHorizontalScroll(s.page);
+    await shoot(s.page, 'thread-phone');
+    await s.page.setViewportSize(DESKTOP);
+
+    // The seller accepts: the dialog says what follows, then the order page awaits the buyer's
+    // payment at the agreed amount, under the smallest plan that covers it.
+    await s.page.getByTestId('offer-accept').click();
+    const accept = s.page.getByTestId('offer-move-dialog');
+    expect(await accept.innerText()).toContain(`escrow order at ${usd(AGREED)} that the buyer pays within 3 days`);
     await accept.getByTestId('offer-dialog-submit').click();
-    await expect.poll(() => new URL(b.page.url()).pathname, SETTLE).toMatch(/^\/orders\/\d+$/);
+    await expect.poll(() => new URL(s.page.url()).pathname, SETTLE).toMatch(/^\/orders\/\d+$/);
+    const orderPath = new URL(s.page.url()).pathname;
+    await s.page.getByTestId('order-status').waitFor();
+    expect(await s.page.getByTestId('order-status').innerText()).toBe('Awaiting payment');
+    const amounts = await s.page.getByTestId('order-amounts').innerText();
+    for (const text of [usd(AGREED), usd(PLAN.price), usd(AGREED + PLAN.price)]) expect(amounts).toContain(text);
+    expect(await s.page.locator('main').innerText()).toMatch(new RegExp(`Protection plan\\s+${PLAN.name}`));
+
+    // The buyer's thread shows the accept live, with the order linked; it leads to the same order.
+    await expect.poll(() => b.page.getByTestId('offer-status').innerText(), SETTLE).toBe('Accepted');
+    expect(await b.page.getByTestId('offer-order-link').getAttribute('href')).toBe(orderPath);
+    expect(await stillSamePage(b.page)).toBe(true);
+    await b.page.getByTestId('offer-order-link').click();
+    await expect.poll(() => new URL(b.page.url()).pathname, SETTLE).toBe(orderPath);
     await b.page.getByTestId('order-status').waitFor();
     expect(await b.page.getByTestId('order-status').innerText()).toBe('Awaiting payment');
-    expect(await b.page.getByTestId('order-amounts').innerText()).toContain(usd(93_000));
+    expect(await b.page.getByTestId('order-amounts').innerText()).toContain(usd(AGREED));
 
-    // The seller's thread shows the accept live, with the order linked.
-    await expect.poll(() => s.page.getByTestId('offer-status').innerText(), SETTLE).toBe('Accepted');
-    expect(await s.page.getByTestId('offer-order-link').getAttribute('href')).toBe(new URL(b.page.url()).pathname);
-    expect(await stillSamePage(s.page)).toBe(true);
     await s.page.setViewportSize(PHONE);
     await s.page.goto(`${base}/dashboard?tab=offers`);
     await s.page.locator(`[data-testid="offer-row"][data-offer-id="${offerId}"][data-status="accepted"]`).waitFor(SETTLE);
@@ -153,6 +180,51 @@ describe('offers', () => {
     expectNoUnexpectedErrors(b);
     expectNoUnexpectedErrors(s);
   }, 120_000);
+
+  it("a seller's bell tells of a new offer live, and its notification leads to the offer's thread", async () => {
+    const { t, base, buyer } = world;
+    const seller = await createUser(t, { name: 'Nia Notified' });
+    const car = await createListing(t, seller, { make: 'Porsche', model: '911 GT3', price: PRICE });
+    const s = await tabs.open(seller);
+    await s.page.goto(`${base}/dashboard`);
+    await expect.poll(() => bell(s.page).getAttribute('aria-label'), SETTLE).toBe('Notifications');
+    await markPage(s.page);
+
+    // The buyer makes an offer; the seller's badge counts it without a reload.
+    const made = await t.app.inject({ method: 'POST', url: `/api/cars/${car.id}/offers`, headers: buyer.auth, payload: { amount: 88_000, message: 'Can view it on Saturday.' } });
+    expect(made.statusCode, made.body).toBe(201);
+    const offerId: number = made.json().data.id;
+    await expect.poll(() => bell(s.page).getAttribute('aria-label'), SETTLE).toBe('Notifications, 1 unread');
+    expect(await stillSamePage(s.page)).toBe(true);
+
+    // The bell's panel lists it, unread, with a link to the thread.
+    await bell(s.page).click();
+    const panel = s.page.getByRole('dialog', { name: 'Notifications' });
+    await panel.waitFor();
+    const item = panel.getByTestId('notification-item').filter({ hasText: `Offer #${offerId}:` });
+    expect(await item.count()).toBe(1);
+    const text = await item.innerText();
+    expect(text).toContain('New offer');
+    expect(text).toContain(`Bea Buyer offers ${usd(88_000)} for the`);
+    expect(await item.getAttribute('class')).toContain('bell-item--unread');
+    const view = item.getByRole('link', { name: 'View offer' });
+    expect(await view.getAttribute('href')).toBe(`/offers/${offerId}`);
+    await s.page.screenshot({ path: '/tmp/offers-notification-panel.png', animations: 'disabled' });
+
+    // Clicking it opens the thread in the app (no reload), closes the panel and marks it read.
+    await view.click();
+    await expect.poll(() => new URL(s.page.url()).pathname, SETTLE).toBe(`/offers/${offerId}`);
+    await s.page.getByRole('heading', { level: 1, name: `Offer #${offerId}` }).waitFor();
+    expect(await tableAmount(s.page)).toBe(usd(88_000));
+    expect(await s.page.getByTestId('offer-note').innerText()).toContain('Can view it on Saturday.');
+    expect(await s.page.getByTestId('offer-turn').innerText()).toContain('Your turn');
+    expect(await s.page.getByTestId('offer-accept').count()).toBe(1);
+    expect(await stillSamePage(s.page)).toBe(true);
+    expect(await panel.count()).toBe(0);
+    await expect.poll(() => bell(s.page).getAttribute('aria-label'), SETTLE).toBe('Notifications');
+    await shoot(s.page, 'thread-from-notification');
+    expectNoUnexpectedErrors(s);
+  }, 60_000);
 
   it('the seller offers an auction\'s car to the runner-up from My Listings, and the runner-up sees it live', async () => {
     const { t, base, seller } = world;
