@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adjustPrice, estimateMarketValue, MAX_COMPARABLES, type Comparable } from './valuation.ts';
+import { adjustPrice, estimateMarketValue, MAX_COMPARABLES, RECENT_SALE_MONTHS, recentSalesSince, type Comparable } from './valuation.ts';
 
 const comparable = (carId: number, year: number, mileage: number, price: number, source: Comparable['source'] = 'listing'): Comparable => ({ carId, year, mileage, price, source });
 
@@ -65,5 +65,18 @@ describe('estimateMarketValue', () => {
     const valuation = estimateMarketValue(subject, [...far, ...near])!;
     expect(valuation.comparables).toHaveLength(MAX_COMPARABLES);
     expect(valuation.comparables.map((c) => c.carId)).toEqual(expect.arrayContaining([1, 2, 3]));
+  });
+});
+
+describe('recentSalesSince', () => {
+  it('goes back RECENT_SALE_MONTHS calendar months, to the same UTC time of day', () => {
+    expect(RECENT_SALE_MONTHS).toBe(24);
+    expect(recentSalesSince(new Date('2026-11-27T08:00:00.000Z')).toISOString()).toBe('2024-11-27T08:00:00.000Z');
+  });
+
+  it('does not move its argument', () => {
+    const now = new Date('2026-03-01T00:00:00.000Z');
+    recentSalesSince(now);
+    expect(now.toISOString()).toBe('2026-03-01T00:00:00.000Z');
   });
 });

@@ -1,4 +1,4 @@
-import { and, between, eq, ne, sql } from 'drizzle-orm';
+import { and, between, eq, gte, ne, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import type { EventBus } from '../lib/events.ts';
@@ -6,7 +6,7 @@ import { cars, orders } from '../../../db/schema/index.ts';
 
 /**
  * Market value from comparable cars: the same make and model, a model year within two of the
- * car's, listed now or sold here. Each comparable's price is adjusted to the car's own year and
+ * car's, listed now or sold here recently (see RECENT_SALE_MONTHS). Each comparable's price is adjusted to the car's own year and
  * mileage; the estimate is their median and the range their middle half. Below three
  * comparables there is no estimate: the listing then shows no price label rather than a guess.
  */
@@ -21,6 +21,21 @@ export const YEAR_ADJUSTMENT = 0.05;
 export const MILEAGE_ADJUSTMENT_PER_1000 = 0.005;
 /** No comparable is moved by more than this share of its price by the mileage adjustment. */
 export const MAX_MILEAGE_ADJUSTMENT = 0.3;
+/**
+ * A sale counts as a comparable for this many months after its money was released. Collector
+ * car prices follow the market, which moves by tens of percent in a couple of years: an older
+ * sale says what the car was worth then, not now, and no year or mileage adjustment corrects
+ * for that. Two years still keeps a few sales for rare models, which sell a handful of times a
+ * year. The car page names the sales used, so a buyer can see how recent they are.
+ */
+export const RECENT_SALE_MONTHS = 24;
+
+/** The oldest release date of a sale still used at `now` (RECENT_SALE_MONTHS before it, in UTC). */
+export function recentSalesSince(now: Date): Date {
+  const since = new Date(now.getTime());
+  since.setUTCMonth(since.getUTCMonth() - RECENT_SALE_MONTHS);
+  return since;
+}
 
 export interface Comparable {
   carId: number;
@@ -79,8 +94,11 @@ export function estimateMarketValue(subject: { year: number; mileage: number }, 
   };
 }
 
-/** Listings live now and sales completed here, of the same make and model within two model years. */
-export async function findComparables(executor: Executor, car: { id: number; searchText: string; year: number }): Promise<Comparable[]> {
+/**
+ * Listings live now and sales completed here in the last RECENT_SALE_MONTHS (as of `now`), of
+ * the same make and model within two model years.
+ */
+export async function findComparables(executor: Executor, car: { id: number; searchText: string; year: number }, now: Date = new Date()): Promise<Comparable[]> {
   const sameModel = and(
     eq(cars.searchText, car.searchText),
     between(cars.year, car.year - COMPARABLE_YEAR_SPAN, car.year + COMPARABLE_YEAR_SPAN),
@@ -95,7 +113,7 @@ export async function findComparables(executor: Executor, car: { id: number; sea
       .select({ carId: cars.id, year: cars.year, mileage: cars.mileage, price: orders.amount, soldAt: orders.updatedAt })
       .from(orders)
       .innerJoin(cars, eq(cars.id, orders.carId))
-      .where(and(sameModel, eq(orders.status, 'released'))),
+      .where(and(sameModel, eq(orders.status, 'released'), gte(orders.updatedAt, recentSalesSince(now)))),
   ]);
   return [...listings.map((c) => ({ ...c, source: 'listing' as const, soldAt: null })), ...sales.map((c) => ({ ...c, source: 'sale' as const }))];
 }
