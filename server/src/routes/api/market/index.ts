@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { isStaff } from '@common/back-office.ts';
@@ -112,12 +113,24 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  // The one-click unsubscribe of RFC 8058: mail clients POST `List-Unsubscribe=One-Click` as a
-  // form to the header's URL, which carries the token; the web page posts JSON {token}.
+  // The one-click unsubscribe of RFC 8058: mail clients POST `List-Unsubscribe=One-Click` to the
+  // header's URL, which carries the token, as multipart/form-data (what the RFC recommends) or as
+  // a urlencoded form; the web page posts JSON {token}.
   await app.register(async (unsubscribe) => {
     unsubscribe.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1_024 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
+    await unsubscribe.register(multipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 5, fieldSize: 200, parts: 5, headerPairs: 20 } });
+    // A mail client or a person that opens the header's URL (a GET) sees the page that asks first:
+    // only the POST changes anything, so a link scanner unsubscribes nobody.
+    unsubscribe.withTypeProvider<TypeBoxTypeProvider>().get(
+      '/saved-searches/unsubscribe',
+      {
+        // A redirect for browsers, not API: hidden from the OpenAPI document like the pages.
+        schema: { hide: true, querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }) },
+      },
+      async (request, reply) => reply.redirect(`/unsubscribe${request.query.token ? `?token=${encodeURIComponent(request.query.token)}` : ''}`, 303),
+    );
     unsubscribe.withTypeProvider<TypeBoxTypeProvider>().post(
       '/saved-searches/unsubscribe',
       {
@@ -125,9 +138,10 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
           tags: ['saved searches'],
           summary: "Stop a saved search's alerts from the link in its email (no sign-in)",
           description:
-            'JSON {token}, or (RFC 8058 one-click, as mail clients send it) the form body List-Unsubscribe=One-Click with the token in the query string. The search\'s alerts become off. A forged, altered or malformed token: 400, and nothing changes.',
+            'JSON {token}, or (RFC 8058 one-click, as mail clients send it) a multipart/form-data or urlencoded form with List-Unsubscribe=One-Click and the token in the query string. The search\'s alerts become off. A forged, altered or malformed token: 400, and nothing changes. The same URL opened in a browser (GET) answers 303 to the page /unsubscribe, which asks first.',
           querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }),
-          body: Type.Union([UnsubscribeSchema, Type.Object({ 'List-Unsubscribe': Type.Literal('One-Click') }, { additionalProperties: false })]),
+          // A mail client's form may carry fields of its own beside the one RFC 8058 names.
+          body: Type.Union([UnsubscribeSchema, Type.Object({ 'List-Unsubscribe': Type.Literal('One-Click') }, { additionalProperties: Type.String({ maxLength: 200 }) })]),
           response: { 200: Envelope(Type.Object({ name: Type.String({ description: 'The saved search that stopped alerting' }) })), ...commonErrors },
         },
       },

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UnsubscribeTokens } from '../server/src/services/market/unsubscribe-token.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { createUser, type SignedInUser } from './helpers/users.ts';
+
+/**
+ * The alert email's unsubscribe URL as mail clients and people use it (RFC 8058): the one-click
+ * POST in either form encoding, and the same URL opened in a browser.
+ */
+
+let t: TestApp;
+let tokens: UnsubscribeTokens;
+let owner: SignedInUser;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.listen();
+  tokens = new UnsubscribeTokens(t.config.jwtSecret);
+  owner = await createUser(t);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A fresh instant search of `owner`, and the one-click URL its alert emails carry. */
+async function instantSearch(): Promise<{ id: number; oneClickUrl: string }> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/saved-searches', headers: owner.auth, payload: { name: 'Porsche 911', query: { make: 'Porsche' }, alerts: 'instant' } });
+  expect(res.statusCode, res.body).toBe(201);
+  const id = res.json().data.id as number;
+  return { id, oneClickUrl: `${t.url}/api/saved-searches/unsubscribe?token=${encodeURIComponent(tokens.sign(id))}` };
+}
+
+async function alertsOf(id: number): Promise<string> {
+  const res = await t.app.inject({ method: 'GET', url: '/api/saved-searches', headers: owner.auth });
+  return (res.json().data.searches as { id: number; alerts: string }[]).find((s) => s.id === id)!.alerts;
+}
+
+function oneClickForm(extra: Record<string, string> = {}): FormData {
+  const form = new FormData();
+  form.set('List-Unsubscribe', 'One-Click');
+  for (const [name, value] of Object.entries(extra)) form.set(name, value);
+  return form;
+}
+
+describe('one-click unsubscribe (RFC 8058)', () => {
+  it('turns alerts off from a multipart/form-data POST, the encoding the RFC recommends', async () => {
+    const search = await instantSearch();
+    const res = await fetch(search.oneClickUrl, { method: 'POST', body: oneClickForm() });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await res.json()).data.name).toBe('Porsche 911');
+    expect(await alertsOf(search.id)).toBe('off');
+  });
+
+  it('turns alerts off from a urlencoded POST that carries a field of the client’s own', async () => {
+    const search = await instantSearch();
+    const res = await fetch(search.oneClickUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click&client=webmail',
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await alertsOf(search.id)).toBe('off');
+  });
+
+  it('refuses a multipart POST with an altered token with 400 and changes nothing', async () => {
+    const search = await instantSearch();
+    const altered = search.oneClickUrl.replace(/.(?=$)/, (c) => (c === 'A' ? 'B' : 'A'));
+    const res = await fetch(altered, { method: 'POST', body: oneClickForm() });
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe('VALIDATION_FAILED');
+    expect(await alertsOf(search.id)).toBe('instant');
+  });
+
+  it('refuses a form without List-Unsubscribe=One-Click, or with a file in it, and changes nothing', async () => {
+    const search = await instantSearch();
+    const wrongValue = new FormData();
+    wrongValue.set('List-Unsubscribe', 'Yes');
+    const withFile = oneClickForm();
+    withFile.set('file', new Blob(['x'.repeat(100)]), 'x.txt');
+    for (const body of [wrongValue, withFile]) {
+      const res = await fetch(search.oneClickUrl, { method: 'POST', body });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect((await res.json()).code).toMatch(/^[A-Z_]+$/);
+    }
+    expect(await alertsOf(search.id)).toBe('instant');
+  });
+
+  it('sends a browser that opens the URL to the page that asks first, and changes nothing', async () => {
+    const search = await instantSearch();
+    const res = await fetch(search.oneClickUrl, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.get('location')!, t.url);
+    expect(location.pathname).toBe('/unsubscribe');
+    expect(location.searchParams.get('token')).toBe(new URL(search.oneClickUrl).searchParams.get('token'));
+    expect(await alertsOf(search.id)).toBe('instant');
+  });
+});
