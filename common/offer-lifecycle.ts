@@ -86,9 +86,17 @@ export const OFFER_AMOUNT_CEILING = ESCROW_PLANS.platinum.maxValue;
 
 /**
  * The price a seller's counter stays below: the asking price of a fixed-price listing, or the
- * reserve of an auction that ended below it (its price, without a reserve).
+ * reserve of an auction that ended below it (its price, without a reserve). On a second-chance
+ * offer it is the seller's own opening amount (the runner-up's highest bid, the offer's first
+ * history entry): the sold auction's reserve or starting price may lie below it, and a seller
+ * who opened at $55,000 may still come down toward the runner-up's counter.
  */
-export function askingPriceForOffers(car: { price: number; auctionReservePrice: number | null }): number {
+export function askingPriceForOffers(
+  car: { price: number; auctionReservePrice: number | null },
+  offer: { secondChance: boolean; history: readonly { amount: number }[] },
+): number {
+  const opening = offer.history[0];
+  if (offer.secondChance && opening) return opening.amount;
   return car.auctionReservePrice ?? car.price;
 }
 

@@ -417,6 +417,29 @@ describe('auctions', () => {
     expect((await api.act(runnerUp, accepted.json().data.id, 'pay')).statusCode).toBe(200);
   });
 
+  it('lets the seller counter back on a second-chance offer, below their own opening amount rather than the auction\'s starting price', async () => {
+    // A no-reserve auction starting at $50,000; the runner-up's highest bid was $55,000.
+    const { seller, runnerUp, carId } = await auctionWithUnpaidWinner();
+    const sent = await call('POST', `/api/cars/${carId}/second-chance`, seller);
+    expect(sent.statusCode, sent.body).toBe(201);
+    const offer: Offer = sent.json().data;
+    expect(offer).toMatchObject({ amount: 55_000, by: 'seller', secondChance: true });
+    expect((await move(runnerUp, offer.id, 'counter', { amount: 52_000 })).statusCode).toBe(200);
+    // The seller's room is $52,001 .. $54,999: not their own $55,000 again, nor above it.
+    for (const amount of [55_000, 60_000, 52_000]) {
+      const refused = await move(seller, offer.id, 'counter', { amount });
+      expect(refused.statusCode, `${amount}: ${refused.body}`).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'amount', message: 'Counter with between $52,001 and $54,999.' }] });
+    }
+    const countered = await move(seller, offer.id, 'counter', { amount: 54_000 });
+    expect(countered.statusCode, countered.body).toBe(200);
+    expect(countered.json().data).toMatchObject({ amount: 54_000, by: 'seller', status: 'open', secondChance: true });
+    expect((await move(runnerUp, offer.id, 'counter', { amount: 53_000 })).statusCode).toBe(200);
+    const accepted = await move(seller, offer.id, 'accept');
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    expect(accepted.json().data).toMatchObject({ buyerId: runnerUp.id, amount: 53_000, status: 'awaiting_payment' });
+  });
+
   it('answers NO_RUNNER_UP when only the winner bid, and INVALID_TRANSITION for a car that was never won', async () => {
     const seller = await createUser(t);
     const winner = await createUser(t);
@@ -479,6 +502,22 @@ async function closeAuction(carId: number, outcome: 'sold' | 'reserve_not_met') 
   // The close job may have closed it first: the winner's order is the car's first.
   const [order] = await t.database.db.select({ id: ordersTable.id }).from(ordersTable).where(eq(ordersTable.carId, carId)).orderBy(asc(ordersTable.id)).limit(1);
   return { outcome, orderId: order?.id ?? null };
+}
+
+/**
+ * A no-reserve auction (starting at $50,000) won at $60,000 over the runner-up's $55,000, whose
+ * winner cancelled the order: the seller may send the runner-up a second-chance offer.
+ */
+async function auctionWithUnpaidWinner() {
+  const [seller, winner, runnerUp] = await Promise.all([createUser(t, { name: 'Sam Seller' }), createUser(t, { name: 'Wyn Winner' }), createUser(t, { name: 'Rory Runner' })]);
+  const carId = await listAuction(seller, 3);
+  for (const [who, amount] of [[runnerUp, 55_000], [winner, 60_000]] as const) {
+    const res = await call('POST', '/api/bids', who, { carId, amount });
+    expect(res.statusCode, res.body).toBe(201);
+  }
+  const result = await closeAuction(carId, 'sold');
+  expect((await api.act(winner, result.orderId!, 'cancel', { reason: 'Cannot pay' })).statusCode).toBe(200);
+  return { seller, winner, runnerUp, carId };
 }
 
 const withdrawListing = (seller: SignedInUser, carId: number) => t.app.inject({ method: 'DELETE', url: `/api/cars/${carId}`, headers: seller.auth });

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor, Transaction } from '../../../../db/client.ts';
 import { cars, offerEvents, offers, sellers } from '../../../../db/schema/index.ts';
@@ -116,8 +116,10 @@ export class OffersService {
         await key.take(tx);
         const { record, role } = await this.lockAsParty(tx, party, offerId, move);
         if (move === 'counter') {
-          const buyerLast = await this.buyersLastAmount(tx, offerId);
-          const range = counterRange(role, { buyerLast, onTable: record.offer.amount, askingPrice: askingPriceForOffers(record.car) });
+          const history = await this.amountsOf(tx, offerId);
+          const buyerLast = history.findLast((entry) => entry.actor === 'buyer')?.amount ?? null;
+          const askingPrice = askingPriceForOffers(record.car, { secondChance: record.offer.secondChance, history });
+          const range = counterRange(role, { buyerLast, onTable: record.offer.amount, askingPrice });
           if (range.min > range.max) {
             throw validationFailed([{ field: 'amount', message: 'There is no room left to counter: accept or decline the amount on the table.' }]);
           }
@@ -250,14 +252,9 @@ export class OffersService {
     return { record, role };
   }
 
-  private async buyersLastAmount(tx: Executor, offerId: number): Promise<number | null> {
-    const [row] = await tx
-      .select({ amount: offerEvents.amount })
-      .from(offerEvents)
-      .where(and(eq(offerEvents.offerId, offerId), eq(offerEvents.actor, 'buyer')))
-      .orderBy(desc(offerEvents.id))
-      .limit(1);
-    return row?.amount ?? null;
+  /** Who named which amount on the offer, oldest first (an open offer's history holds only its opening and counters). */
+  private amountsOf(tx: Executor, offerId: number): Promise<{ actor: string; amount: number }[]> {
+    return tx.select({ actor: offerEvents.actor, amount: offerEvents.amount }).from(offerEvents).where(eq(offerEvents.offerId, offerId)).orderBy(asc(offerEvents.id));
   }
 
   /** A new open offer, its first history entry, its expiry job and the other party's notification. */

@@ -13,13 +13,14 @@ export const getOffers = (signal?: AbortSignal) => api.get<{ offers: Offer[] }>(
 export const getOffer = (offerId: number, signal?: AbortSignal) => api.get<Offer>(`/api/offers/${offerId}`, { signal });
 
 /**
- * What a seller's counter stays below, read from the car as its seller sees it (an auction's
- * reserve is shown to the seller only, and the offer does not carry it).
+ * What a seller's counter on this offer stays below (`askingPriceForOffers`), read with the car as
+ * its seller sees it (an auction's reserve is shown to the seller only, and the offer does not
+ * carry it).
  */
-export const getAskingPrice = (carId: number, signal?: AbortSignal) =>
+export const getAskingPrice = (offer: Pick<Offer, 'carId' | 'secondChance' | 'history'>, signal?: AbortSignal) =>
   api
-    .get<CarDetail>(`/api/cars/${carId}`, { signal })
-    .then((car) => askingPriceForOffers({ price: car.price, auctionReservePrice: car.auction?.reservePrice ?? null }));
+    .get<CarDetail>(`/api/cars/${offer.carId}`, { signal })
+    .then((car) => askingPriceForOffers({ price: car.price, auctionReservePrice: car.auction?.reservePrice ?? null }, offer));
 
 /** A buyer's opening offer on a car. */
 export const makeOffer = (carId: number, body: { amount: number; message?: string }, idempotencyKey: string) =>

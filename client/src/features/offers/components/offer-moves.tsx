@@ -26,8 +26,9 @@ const MOVES: Record<OfferPartyMove, { label: string; title: string; busy: string
 
 /** The seller's asking price for counters (null until read, and for the buyer, whose counters do not need it). */
 function useAskingPrice(offer: Offer, party: OfferParty): number | null {
-  const { resource } = useResource(party === 'seller' ? `asking:${offer.carId}` : 'asking:none', (signal) =>
-    party === 'seller' ? getAskingPrice(offer.carId, signal) : Promise.resolve(null),
+  // Per offer: a second-chance offer's ceiling is its own opening amount, not the car's.
+  const { resource } = useResource(party === 'seller' ? `asking:${offer.carId}:${offer.id}` : 'asking:none', (signal) =>
+    party === 'seller' ? getAskingPrice(offer, signal) : Promise.resolve(null),
   );
   return resource.status === 'success' ? resource.data : null;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Offer } from '@common/api-types.ts';
+import { askingPriceForOffers } from '@common/offer-lifecycle.ts';
 import {
   amountFromInput,
   buyerLast,
@@ -88,6 +89,23 @@ describe('offer view', () => {
     const tight = counteredBySeller(90_001);
     expect(movesToShow(tight, 'buyer', null)).toEqual(['accept', 'decline']);
     expect(movesToShow(offer({ status: 'accepted' }), 'seller', 100_000)).toEqual([]);
+  });
+
+  it("offers the seller a counter on a second-chance offer the runner-up countered, below the seller's opening amount", () => {
+    // A no-reserve auction that started at $50,000; the seller offered the runner-up $55,000, who countered $52,000.
+    const secondChance = offer({
+      amount: 52_000,
+      by: 'buyer',
+      secondChance: true,
+      car: { ...offer().car, price: 50_000, status: 'ended' },
+      history: [
+        { by: 'seller', action: 'offer', amount: 55_000, at },
+        { by: 'buyer', action: 'counter', amount: 52_000, at },
+      ],
+    });
+    const askingPrice = askingPriceForOffers({ price: 50_000, auctionReservePrice: null }, secondChance);
+    expect(movesToShow(secondChance, 'seller', askingPrice)).toEqual(['counter', 'accept', 'decline']);
+    expect(counterRangeFor(secondChance, 'seller', askingPrice)).toEqual({ min: 52_001, max: 54_999 });
   });
 
   it('finds the buyer own open offer on a car and counts the seller open ones', () => {

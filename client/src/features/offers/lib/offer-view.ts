@@ -109,7 +109,7 @@ export function buyerLast(history: Offer['history']): number | null {
 
 /**
  * The amounts the viewer may counter with now. `askingPrice` is what the seller's counter stays
- * below (`askingPriceForOffers`: an auction's reserve, which the offer itself does not carry);
+ * below (`askingPriceForOffers`: e.g. an auction's reserve, which the offer itself does not carry);
  * null while it is not known yet, when only escrow's ceiling bounds the seller (the server still
  * refuses a counter above the asking price). The buyer's range does not depend on it.
  */
