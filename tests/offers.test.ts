@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { offerEvents, offers as offersTable, orders as ordersTable } from '../db/schema/index.ts';
+import { notifications as notificationsTable, offerEvents, offers as offersTable, orders as ordersTable } from '../db/schema/index.ts';
 import type { Offer, OrderWithEvents } from '@common/api-types.ts';
 import { OFFER_TRANSITIONS } from '@common/offer-lifecycle.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
@@ -37,6 +37,14 @@ const move = (user: SignedInUser | undefined, offerId: number, action: string, b
   call('POST', `/api/offers/${offerId}/${action}`, user, body, headers);
 const notificationsOf = async (user: SignedInUser) =>
   (await call('GET', '/api/notifications', user)).json().data.notifications as { title: string; message: string; carId: number | null }[];
+const notificationCount = async (user: SignedInUser) =>
+  (await t.database.db.select({ id: notificationsTable.id }).from(notificationsTable).where(eq(notificationsTable.userId, user.id))).length;
+/** Asserts a move succeeded. */
+const ok = async (answer: Promise<{ statusCode: number; body: string }>) => {
+  const res = await answer;
+  expect(res.statusCode, res.body).toBeLessThan(300);
+  return res;
+};
 const stored = async (offerId: number) => {
   const [row] = await t.database.db.select().from(offersTable).where(eq(offersTable.id, offerId));
   const history = await t.database.db.select().from(offerEvents).where(eq(offerEvents.offerId, offerId));
@@ -197,59 +205,119 @@ describe('bad input and wrong moves', () => {
   });
 
   it('answers every move by every wrong party and from every closed state with the contract\'s code, and changes nothing', async () => {
-    const { buyer, seller, car, offer } = await openOffer();
-    const stranger = await createUser(t);
-    // Not a party: 404 for reads and every move.
-    expect((await call('GET', `/api/offers/${offer.id}`, stranger)).statusCode).toBe(404);
-    for (const action of ['counter', 'accept', 'decline', 'withdraw']) {
-      const res = await move(stranger, offer.id, action, action === 'counter' ? { amount: 90_000 } : {});
-      expect(res.statusCode, action).toBe(404);
+    const [buyer, seller, stranger] = await Promise.all([createUser(t, { name: 'Blair Buyer' }), createUser(t, { name: 'Sam Seller' }), createUser(t)]);
+    const sockets = { buyer: await listen(buyer), seller: await listen(seller), stranger: await listen(stranger) };
+    const pushes = {
+      buyer: record<{ offer: Offer }>(sockets.buyer, 'offer:updated'),
+      seller: record<{ offer: Offer }>(sockets.seller, 'offer:updated'),
+      stranger: record<{ offer: Offer }>(sockets.stranger, 'offer:updated'),
+    };
+    const users = { buyer, seller, stranger };
+    type Who = keyof typeof users;
+
+    // One offer in each state the parties can meet, all between the same buyer and seller (one car each).
+    const expire = (id: number) =>
+      t.database.db.update(offersTable).set({ expiresAt: sql`now()` }).where(eq(offersTable.id, id)).then(() => t.app.services.offers.expire(id));
+    const states: { name: string; by: 'buyer' | 'seller'; status: string; moves: (id: number) => Promise<unknown> }[] = [
+      { name: 'open, the buyer\'s amount', by: 'buyer', status: 'open', moves: async () => {} },
+      { name: 'open, the seller\'s amount', by: 'seller', status: 'open', moves: (id) => ok(move(seller, id, 'counter', { amount: 95_000 })) },
+      { name: 'accepted', by: 'buyer', status: 'accepted', moves: (id) => ok(move(seller, id, 'accept')) },
+      { name: 'declined', by: 'buyer', status: 'declined', moves: (id) => ok(move(seller, id, 'decline')) },
+      { name: 'withdrawn', by: 'buyer', status: 'withdrawn', moves: (id) => ok(move(buyer, id, 'withdraw')) },
+      { name: 'expired', by: 'buyer', status: 'expired', moves: expire },
+      { name: 'accepted after a seller counter', by: 'seller', status: 'accepted', moves: (id) => ok(move(seller, id, 'counter', { amount: 95_000 })).then(() => ok(move(buyer, id, 'accept'))) },
+    ];
+    const cases: { name: string; by: 'buyer' | 'seller'; status: string; id: number; pushesEach: number }[] = [];
+    for (const state of states) {
+      const car = await createListing(t, seller, { price: 100_000 });
+      const made = await offerOn(buyer, car.id, 80_000);
+      expect(made.statusCode, made.body).toBe(201);
+      const id = (made.json().data as Offer).id;
+      await state.moves(id);
+      const { row, history } = await stored(id);
+      expect(row, state.name).toMatchObject({ status: state.status, amountBy: state.by });
+      cases.push({ ...state, id, pushesEach: history.length });
     }
-    expect((await move(undefined, offer.id, 'decline')).statusCode).toBe(401);
+    // Every move so far is pushed to both parties, and to nobody else; from here on nothing more.
+    const pushed = cases.reduce((sum, c) => sum + c.pushesEach, 0);
+    await waitUntil(() => pushes.buyer.length === pushed && pushes.seller.length === pushed, 5_000, 'the setup moves pushed');
+    const before = {
+      offers: await Promise.all(cases.map((c) => stored(c.id))),
+      notifications: { buyer: await notificationCount(buyer), seller: await notificationCount(seller), stranger: await notificationCount(stranger) },
+      orders: (await t.database.db.select({ id: ordersTable.id }).from(ordersTable).where(eq(ordersTable.buyerId, buyer.id))).length,
+    };
+
+    // The contract's answer to `who` making `action` on an offer in this state; null when the move is allowed.
+    const expected = (c: (typeof cases)[number], who: Who, action: string): [number, string] | null => {
+      if (who === 'stranger') return [404, 'NOT_FOUND'];
+      const maker = who === c.by;
+      if (action === 'withdraw' && !maker) return [403, 'NOT_ALLOWED'];
+      if (c.status !== 'open') return [409, 'INVALID_TRANSITION'];
+      return maker === (action === 'withdraw') ? null : [409, 'INVALID_TRANSITION'];
+    };
+    let tried = 0;
+    for (const c of cases) {
+      for (const who of ['buyer', 'seller', 'stranger'] as const) {
+        for (const action of ['counter', 'accept', 'decline', 'withdraw']) {
+          const answer = expected(c, who, action);
+          if (!answer) continue;
+          // A counter amount that would fit the range, so only the turn or the state refuses it.
+          const res = await move(users[who], c.id, action, action === 'counter' ? { amount: c.by === 'buyer' ? 90_000 : 85_000 } : {});
+          const label = `${c.name}: ${action} by the ${who}`;
+          expect(res.statusCode, `${label}: ${res.body}`).toBe(answer[0]);
+          expect(res.json().code, label).toBe(answer[1]);
+          if (answer[1] === 'INVALID_TRANSITION') expect(res.json().details, label).toMatchObject({ status: c.status });
+          if (answer[1] === 'INVALID_TRANSITION' && c.status === 'open') expect(res.json().details, label).toMatchObject({ by: c.by });
+          tried += 1;
+        }
+      }
+    }
+    // 7 states x 3 parties x 4 moves, less the two allowed moves of each open state's responder and the maker's withdraw.
+    expect(tried).toBe(7 * 12 - 2 * 4);
+
+    // Bad bodies on every move route, sent by the party whose turn it is: 400 naming the field.
+    const open = cases[0]!;
+    const badBodies: [SignedInUser, string, object, string][] = [
+      [seller, 'counter', { amount: '90000' }, 'amount'],
+      [seller, 'counter', {}, 'amount'],
+      [seller, 'counter', { amount: 90_000.5 }, 'amount'],
+      [seller, 'counter', { amount: -90_000 }, 'amount'],
+      [seller, 'counter', { amount: 0 }, 'amount'],
+      [seller, 'counter', { amount: 90_000, note: 'x' }, 'note'],
+      [seller, 'accept', { x: 1 }, 'x'],
+      [seller, 'decline', { x: 1 }, 'x'],
+      [buyer, 'withdraw', { x: 1 }, 'x'],
+    ];
+    for (const [who, action, body, field] of badBodies) {
+      const res = await move(who, open.id, action, body);
+      expect(res.statusCode, `${action} ${JSON.stringify(body)}: ${res.body}`).toBe(400);
+      expect(res.json(), `${action} ${JSON.stringify(body)}`).toMatchObject({ code: 'VALIDATION_FAILED', details: expect.arrayContaining([expect.objectContaining({ field })]) });
+    }
+    const auctionCar = await createListing(t, seller);
+    const badSecondChance = await call('POST', `/api/cars/${auctionCar.id}/second-chance`, seller, { x: 1 });
+    expect(badSecondChance.statusCode, badSecondChance.body).toBe(400);
+    expect(badSecondChance.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: expect.arrayContaining([expect.objectContaining({ field: 'x' })]) });
+
+    // Not a party: 404 for reads too; signed out: 401; unknown or malformed ids: 404.
+    expect((await call('GET', `/api/offers/${open.id}`, stranger)).statusCode).toBe(404);
+    expect((await move(undefined, open.id, 'decline')).statusCode).toBe(401);
     expect((await move(stranger, 999_999_999, 'decline')).statusCode).toBe(404);
     expect((await call('GET', '/api/offers/abc', buyer)).statusCode).toBe(404);
-    // The buyer put $80,000 on the table: counter, accept and decline are not their turn; withdraw is not the seller's.
-    for (const action of ['counter', 'accept', 'decline']) {
-      const res = await move(buyer, offer.id, action, action === 'counter' ? { amount: 85_000 } : {});
-      expect(res.statusCode, action).toBe(409);
-      expect(res.json()).toMatchObject({ code: 'INVALID_TRANSITION', details: { status: 'open', by: 'buyer' } });
-    }
-    const notTheirs = await move(seller, offer.id, 'withdraw');
-    expect(notTheirs.statusCode).toBe(403);
-    expect(notTheirs.json().code).toBe('NOT_ALLOWED');
-    // The seller cannot offer on their own car; a second open offer is refused.
-    expect((await offerOn(seller, car.id, 70_000)).json()).toMatchObject({ code: 'NOT_ALLOWED' });
-    const again = await offerOn(buyer, car.id, 81_000);
+    // The seller cannot offer on their own car (403); a second open offer is refused (409).
+    const own = await offerOn(seller, (await stored(open.id)).row.carId, 70_000);
+    expect(own.statusCode, own.body).toBe(403);
+    expect(own.json()).toMatchObject({ code: 'NOT_ALLOWED' });
+    const again = await offerOn(buyer, (await stored(open.id)).row.carId, 81_000);
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('OFFER_EXISTS');
-    expect((await stored(offer.id)).history).toHaveLength(1);
 
-    // Every closed state refuses every move: 409, except a withdraw by the party who did not make the amount (403).
-    const closers: [string, (o: Awaited<ReturnType<typeof openOffer>>) => Promise<unknown>][] = [
-      ['accepted', (o) => move(o.seller, o.offer.id, 'accept')],
-      ['declined', (o) => move(o.seller, o.offer.id, 'decline')],
-      ['withdrawn', (o) => move(o.buyer, o.offer.id, 'withdraw')],
-      ['expired', async (o) => t.database.db.update(offersTable).set({ expiresAt: sql`now()` }).where(eq(offersTable.id, o.offer.id)).then(() => t.app.services.offers.expire(o.offer.id))],
-    ];
-    for (const [status, close] of closers) {
-      const o = await openOffer();
-      await close(o);
-      const before = await stored(o.offer.id);
-      expect(before.row.status).toBe(status);
-      for (const [party, action, code] of [
-        [o.seller, 'counter', 409],
-        [o.seller, 'accept', 409],
-        [o.seller, 'decline', 409],
-        [o.buyer, 'withdraw', 409],
-        [o.seller, 'withdraw', 403],
-        [o.buyer, 'accept', 409],
-      ] as const) {
-        const res = await move(party, o.offer.id, action, action === 'counter' ? { amount: 90_000 } : {});
-        expect(res.statusCode, `${status}: ${action}`).toBe(code);
-        expect(res.json().code).toBe(code === 403 ? 'NOT_ALLOWED' : 'INVALID_TRANSITION');
-      }
-      expect(await stored(o.offer.id)).toEqual(before);
-    }
+    // Nothing changed: the offers and their history, the orders, nobody told, nothing pushed.
+    expect(await Promise.all(cases.map((c) => stored(c.id)))).toEqual(before.offers);
+    expect((await t.database.db.select({ id: ordersTable.id }).from(ordersTable).where(eq(ordersTable.buyerId, buyer.id))).length).toBe(before.orders);
+    expect({ buyer: await notificationCount(buyer), seller: await notificationCount(seller), stranger: await notificationCount(stranger) }).toEqual(before.notifications);
+    // A push follows its commit within milliseconds; give a stray one time to arrive.
+    await sleep(300);
+    expect([pushes.buyer.length, pushes.seller.length, pushes.stranger.length]).toEqual([pushed, pushed, 0]);
   });
 
   it('refuses offers from unverified accounts, on unknown cars (404), withdrawn cars and running auctions (409)', async () => {
@@ -289,6 +357,61 @@ describe('bad input and wrong moves', () => {
     expect(retry.statusCode).toBe(201);
     expect(retry.json().data.id).toBe(first.json().data.id);
     expect((await offerOn(buyer, car.id, 70_000, {}, headers)).statusCode).toBe(422);
+  });
+});
+
+describe('Idempotency-Key on every move', () => {
+  const moves = [
+    { action: 'counter', by: 'seller', body: { amount: 90_000 }, other: 'buyer', title: 'Counter-offer', status: 'open' },
+    { action: 'decline', by: 'seller', body: {}, other: 'buyer', title: 'Offer declined', status: 'declined' },
+    { action: 'withdraw', by: 'buyer', body: {}, other: 'seller', title: 'Offer withdrawn', status: 'withdrawn' },
+  ] as const;
+
+  for (const m of moves) {
+    it(`replays a ${m.action} retried with its key from the first answer, once, and refuses the key for another request (422)`, async () => {
+      const o = await openOffer();
+      const [actor, other] = [o[m.by], o[m.other]];
+      const headers = { 'idempotency-key': `${m.action}-${o.offer.id}` };
+      const first = await move(actor, o.offer.id, m.action, m.body, headers);
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.json().data).toMatchObject({ id: o.offer.id, status: m.status });
+      const retry = await move(actor, o.offer.id, m.action, m.body, headers);
+      expect(retry.statusCode, retry.body).toBe(200);
+      expect(retry.json()).toEqual(first.json());
+      // Done once: one history entry for the move, one notification to the other party.
+      const { history } = await stored(o.offer.id);
+      expect(history.map((h) => h.action)).toEqual(['offer', m.action]);
+      expect((await notificationsOf(other)).filter((n) => n.title === m.title)).toHaveLength(1);
+
+      // The same key for a different request: another amount, or the same move on another offer of the same parties.
+      const elsewhere = (await offerOn(o.buyer, (await createListing(t, o.seller, { price: 100_000 })).id, 80_000)).json().data as Offer;
+      const reused = m.action === 'counter' ? await move(actor, o.offer.id, 'counter', { amount: 91_000 }, headers) : await move(actor, elsewhere.id, m.action, {}, headers);
+      expect(reused.statusCode, reused.body).toBe(422);
+      expect(reused.json().code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect((await stored(o.offer.id)).history).toEqual(history);
+      expect((await stored(elsewhere.id)).row).toMatchObject({ status: 'open', amount: 80_000 });
+      expect((await notificationsOf(other)).filter((n) => n.title === m.title)).toHaveLength(1);
+    });
+  }
+
+  it('replays a second-chance offer retried with its key, sends it once, and refuses the key for another request (422)', async () => {
+    const { seller, runnerUp, carId } = await auctionWithUnpaidWinner();
+    const headers = { 'idempotency-key': `second-chance-${carId}` };
+    const first = await call('POST', `/api/cars/${carId}/second-chance`, seller, {}, headers);
+    expect(first.statusCode, first.body).toBe(201);
+    const retry = await call('POST', `/api/cars/${carId}/second-chance`, seller, {}, headers);
+    expect(retry.statusCode, retry.body).toBe(201);
+    expect(retry.json()).toEqual(first.json());
+    const sent = await t.database.db.select().from(offersTable).where(eq(offersTable.carId, carId));
+    expect(sent).toHaveLength(1);
+    expect((await stored(sent[0]!.id)).history).toHaveLength(1);
+    expect((await notificationsOf(runnerUp)).filter((n) => n.title === 'Second chance offer')).toHaveLength(1);
+    // The key on another car's second chance is a different request: 422 before anything is looked at.
+    const fixed = await createListing(t, seller);
+    const reused = await call('POST', `/api/cars/${fixed.id}/second-chance`, seller, {}, headers);
+    expect(reused.statusCode, reused.body).toBe(422);
+    expect(reused.json().code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await t.database.db.select().from(offersTable).where(eq(offersTable.carId, carId))).toEqual(sent);
   });
 });
 
