@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startTestApp, type TestApp } from './helpers/app.ts';
 import { createListing, orderApi } from './helpers/escrow.ts';
 import { TestMailbox } from './helpers/smtp.ts';
-import { sleep } from './helpers/sockets.ts';
+import { sleep, waitUntil } from './helpers/sockets.ts';
 import { createUser } from './helpers/users.ts';
 
 /**
@@ -27,6 +27,30 @@ afterAll(async () => {
 const ticket = (i: number) =>
   t.app.inject({ method: 'POST', url: '/api/support/tickets', payload: { subject: `Outage ${i}`, message: 'Is anyone there?', email: `outage-${i}@example.com` } });
 
+/** Later attempts of the mail `messageId`, waiting for their time. */
+async function queuedAttempts(messageId: string): Promise<{ startAfter: Date; failures: unknown }[]> {
+  const { rows } = await t.database.sql.executeSql(
+    `select start_after, data->'failures' as failures from pgboss.job where name = 'mail.send' and data->>'messageId' = $1 and state in ('created', 'retry') and start_after > now()`,
+    [messageId],
+  );
+  return rows.map((row) => ({ startAfter: new Date(row.start_after as string), failures: typeof row.failures === 'string' ? JSON.parse(row.failures) : row.failures }));
+}
+
+/** Waits until no run of the mail `messageId` is due or running. */
+async function waitForJobsDone(messageId: string): Promise<void> {
+  await waitUntil(
+    async () => {
+      const { rows } = await t.database.sql.executeSql(
+        `select count(*)::int as n from pgboss.job where name = 'mail.send' and data->>'messageId' = $1 and state in ('created', 'retry', 'active') and start_after <= now()`,
+        [messageId],
+      );
+      return Number(rows[0]!.n) === 0;
+    },
+    15_000,
+    'the mail job done',
+  );
+}
+
 describe('the mail outbox', () => {
   it('keeps mail while the mail server is down and delivers each once when it is back', async () => {
     const references: string[] = [];
@@ -47,6 +71,50 @@ describe('the mail outbox', () => {
     expect(ids.every((id) => id && /^<[0-9a-f-]{36}@luxemotors\.local>$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
   }, 60_000);
+
+  it('sends a mail once when its job runs again after the mail server took it', async () => {
+    const messageId = `<rerun-${Date.now()}@luxemotors.local>`;
+    const mail = { to: 'rerun@example.com', subject: `Rerun ${messageId}`, text: 'Once.', html: '<p>Once.</p>', messageId };
+    // A process killed after the send, before its job was marked done: the job runs again.
+    await t.app.jobs.enqueue(t.app.db, 'mail.send', mail);
+    await mailbox.waitFor((m) => m.subject === mail.subject, 15_000);
+    await waitForJobsDone(messageId);
+    await t.app.jobs.enqueue(t.app.db, 'mail.send', mail);
+    await waitForJobsDone(messageId);
+    expect(mailbox.messages.filter((m) => m.subject === mail.subject)).toHaveLength(1);
+  });
+
+  it('does not retry a mailbox the mail server refuses for good (5xx)', async () => {
+    const to = `nobody-${Date.now()}@example.com`;
+    mailbox.refusals.set(to, 550);
+    await t.app.mailer.send({ to, subject: 'Refused for good', text: 'x', html: '<p>x</p>' });
+    await waitUntil(() => Promise.resolve(mailbox.refused.includes(to)), 15_000, 'the attempt');
+    // Retries would come after 1 s, 2 s, 4 s (MAIL_RETRY_SECONDS=1).
+    await sleep(4_000);
+    expect(mailbox.refused.filter((address) => address === to)).toHaveLength(1);
+  });
+
+  it('tries a mail refused for hours again within ten minutes, and gives it up after five days', async () => {
+    const to = `busy-${Date.now()}@example.com`;
+    mailbox.refusals.set(to, 451);
+    const hoursAgo = new Date(Date.now() - 6 * 3_600_000).toISOString();
+    const daysAgo = new Date(Date.now() - 6 * 24 * 3_600_000).toISOString();
+    const mail = (id: string, since: string) => ({ to, subject: id, text: 'x', html: '<p>x</p>', messageId: `<${id}@luxemotors.local>`, failures: { count: 20, since } });
+    const longOutage = mail(`outage-hours-${Date.now()}`, hoursAgo);
+    const tooLong = mail(`outage-days-${Date.now()}`, daysAgo);
+    const before = Date.now();
+    await t.app.jobs.enqueue(t.app.db, 'mail.send', longOutage);
+    await t.app.jobs.enqueue(t.app.db, 'mail.send', tooLong);
+    await waitUntil(async () => (await queuedAttempts(longOutage.messageId)).length === 1, 15_000, 'the next attempt queued');
+    const [next] = await queuedAttempts(longOutage.messageId);
+    // Twenty failures would mean a delay of days if it kept doubling; it is capped at 10 minutes (+ up to 25 % spread).
+    expect(next!.startAfter.getTime() - before).toBeGreaterThan(9 * 60_000);
+    expect(next!.startAfter.getTime() - Date.now()).toBeLessThanOrEqual(12.5 * 60_000);
+    expect(next!.failures).toEqual({ count: 21, since: hoursAgo });
+    await waitForJobsDone(tooLong.messageId);
+    expect(await queuedAttempts(tooLong.messageId)).toEqual([]);
+    expect(mailbox.refused.filter((address) => address === to)).toHaveLength(2);
+  });
 
   it('writes mail only when the change that causes it commits', async () => {
     const [buyer, seller] = [await createUser(t), await createUser(t)];

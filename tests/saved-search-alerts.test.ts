@@ -195,10 +195,10 @@ describe('a kill -9 while matching jobs are due', () => {
     await second.kill('SIGTERM');
 
     // Emails: each expected Message-ID, to its owner, and nothing else. The outbox is
-    // at-least-once by design (server/src/services/mailer.ts): a mail the SMTP server took just
-    // before the kill, whose job was not yet marked done, goes out again with the same
-    // Message-ID, which mail clients show once. Only those may arrive twice; every other alert
-    // arrives exactly once.
+    // at-least-once by design (server/src/services/mailer.ts): a mail the SMTP server took in the
+    // moment before the kill, before its delivery was recorded, goes out again with the same
+    // Message-ID. The kill above lands in that moment on purpose, so only mails that had arrived
+    // before it may arrive twice; every other alert arrives exactly once.
     const alerts = mailbox.messages.filter((m) => alertIdOf(m) !== null);
     const perId = tally(alerts.map((m) => alertIdOf(m)!));
     const repeated = [...perId].filter(([, n]) => n > 1);

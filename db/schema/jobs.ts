@@ -25,3 +25,17 @@ export const jobRuns = pgTable(
   },
   (t) => [index('job_runs_process_idx').on(t.processId)],
 );
+
+/**
+ * Mail the SMTP server has taken, by Message-ID: a mail job run again (its process killed after
+ * the send, before the job was marked done) finds its mail here and does not send it twice.
+ * Rows older than the outbox's longest retry are pruned.
+ */
+export const mailDeliveries = pgTable(
+  'mail_deliveries',
+  {
+    messageId: text().primaryKey(),
+    deliveredAt: timestampNow(),
+  },
+  (t) => [index('mail_deliveries_delivered_at_idx').on(t.deliveredAt)],
+);

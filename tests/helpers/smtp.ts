@@ -16,12 +16,22 @@ export class TestMailbox {
   private waiters: { predicate: (m: ReceivedMail) => boolean; resolve: (m: ReceivedMail) => void }[] = [];
   private server: SMTPServer;
   port = 0;
+  /** Recipients the server refuses, with the SMTP reply code (4xx: try later; 5xx: for good). */
+  readonly refusals = new Map<string, number>();
+  /** Every refused RCPT TO, in order. */
+  readonly refused: string[] = [];
 
   constructor() {
     this.server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      onRcptTo: (address, _session, callback) => {
+        const code = this.refusals.get(address.address);
+        if (code === undefined) return callback();
+        this.refused.push(address.address);
+        callback(Object.assign(new Error(code >= 500 ? 'No such mailbox' : 'Try again later'), { responseCode: code }));
+      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
