@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { SAVED_SEARCH_ALERTS, SAVED_SEARCH_NAME_MAX } from '../market-data.ts';
 import { LISTING_LIMITS, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../listing.ts';
-import { optionalCriteria } from './listing.ts';
-import { StringEnum, Text, messages, strict } from './kit.ts';
+import { QueryInteger, optionalCriteria } from './listing.ts';
+import { MAX_ID, StringEnum, Text, messages, strict } from './kit.ts';
 
 /** Bodies and queries of saved searches, their unsubscribe link and sold results. */
 
@@ -28,15 +28,15 @@ export const NewSavedSearchSchema = Type.Object(savedSearchFields, {
 
 export const SavedSearchEditSchema = Type.Object(
   { name: Type.Optional(savedSearchFields.name), query: Type.Optional(savedSearchFields.query), alerts: Type.Optional(savedSearchFields.alerts) },
-  { ...strict, minProperties: 1, examples: [{ alerts: 'daily' }] },
+  { ...strict, minProperties: 1, examples: [{ alerts: 'daily' }], ...messages({ minProperties: 'Send at least one of name, query or alerts to change' }) },
 );
 
 export const UnsubscribeSchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, strict);
 
 export const ResultsQuerySchema = Type.Object({
-  carId: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: "One car's sale (a sold car's page links to it)" })),
+  carId: Type.Optional(QueryInteger('carId', { minimum: 1, maximum: MAX_ID, description: "One car's sale (a sold car's page links to it)" })),
   make: Type.Optional(Type.String({ minLength: 1, maxLength: LISTING_LIMITS.make })),
   model: Type.Optional(Type.String({ minLength: 1, maxLength: LISTING_LIMITS.model })),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
+  page: Type.Optional(QueryInteger('page', { minimum: 1, maximum: 1_000_000, default: 1 })),
+  limit: Type.Optional(QueryInteger('limit', { minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
 });

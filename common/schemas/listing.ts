@@ -132,6 +132,22 @@ export const ListingEditSchema = Type.Object(
 export type ListingEdit = Static<typeof ListingEditSchema>;
 
 /**
+ * A whole number in a query string, for example `minYear=2015`: plain decimal digits only. The
+ * server's query validator reads text as a number the way JavaScript does, so `0x7df`, `1e5`,
+ * ` 2015` and `2015.0` would pass as 2015 or 100000; the digits are checked on the text first
+ * (a JSON body's numbers pass that check untouched and meet the integer rule alone).
+ */
+export const QueryInteger = (name: string, options: { minimum: number; maximum: number; description?: string; default?: number }) =>
+  Type.Unsafe<number>({
+    // "Not text other than digits", then the integer rule (which the query validator coerces to).
+    allOf: [{ not: { type: 'string', not: { pattern: '^[0-9]+$' } } }, { type: 'integer', minimum: options.minimum, maximum: options.maximum }],
+    ...(options.description !== undefined ? { description: options.description } : {}),
+    ...(options.default !== undefined ? { default: options.default } : {}),
+    // The words of the integer rule's own message: text like `0x7df` is not a whole number here.
+    ...messages({ not: `${name} must be a whole number` }),
+  });
+
+/**
  * What a search for cars can name: `GET /api/cars` and saved searches share these (a saved
  * search stores the same criteria it would send to the listing).
  */
@@ -140,10 +156,10 @@ export const listingCriteriaFields = {
   make: Type.String({ minLength: 1, maxLength: LISTING_LIMITS.make, description: 'Exactly this make (case does not matter)' }),
   model: Type.String({ minLength: 1, maxLength: LISTING_LIMITS.model, description: 'Exactly this model (case does not matter)' }),
   bodyStyle: StringEnum(CAR_BODY_STYLES),
-  minYear: Type.Integer({ minimum: LISTING_LIMITS.firstYear, maximum: 2100, description: 'Model year from' }),
-  maxYear: Type.Integer({ minimum: LISTING_LIMITS.firstYear, maximum: 2100, description: 'Model year up to' }),
-  minPrice: Type.Integer({ minimum: 0, maximum: LISTING_LIMITS.maxPrice, description: 'Asking price from, whole US dollars' }),
-  maxPrice: Type.Integer({ minimum: 0, maximum: LISTING_LIMITS.maxPrice, description: 'Asking price up to, whole US dollars' }),
+  minYear: QueryInteger('minYear', { minimum: LISTING_LIMITS.firstYear, maximum: 2100, description: 'Model year from' }),
+  maxYear: QueryInteger('maxYear', { minimum: LISTING_LIMITS.firstYear, maximum: 2100, description: 'Model year up to' }),
+  minPrice: QueryInteger('minPrice', { minimum: 0, maximum: LISTING_LIMITS.maxPrice, description: 'Asking price from, whole US dollars' }),
+  maxPrice: QueryInteger('maxPrice', { minimum: 0, maximum: LISTING_LIMITS.maxPrice, description: 'Asking price up to, whole US dollars' }),
 };
 
 export type ListingCriteria = { [K in keyof typeof listingCriteriaFields]?: Static<(typeof listingCriteriaFields)[K]> };
@@ -178,8 +194,8 @@ export const ListingQuerySchema = Type.Object({
   ...optionalCriteria,
   filter: Type.Optional(StringEnum(LISTING_FILTERS, { default: DEFAULT_LISTING_FILTER, description: 'luxury: price >= $100,000; sports: sports body style; below-market: price < market value; auctions: live auctions' })),
   sort: Type.Optional(StringEnum(LISTING_SORTS, { default: DEFAULT_LISTING_SORT, description: 'popular: most live viewers, then most bids, then newest; ending-soon: auctions by their end first' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
+  page: Type.Optional(QueryInteger('page', { minimum: 1, maximum: 1_000_000, default: 1 })),
+  limit: Type.Optional(QueryInteger('limit', { minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
 });
 
 export const PhotoOrderSchema = Type.Object(
