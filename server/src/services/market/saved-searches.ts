@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Executor, Transaction } from '../../../../db/client.ts';
@@ -218,7 +219,9 @@ export class SavedSearchesService {
 
   /**
    * One email per daily search with the day's matches still on the market; each match is marked
-   * in the transaction that queues its email, so a digest run twice sends nothing twice.
+   * in the transaction that queues its email, so a digest run twice sends nothing twice. A run
+   * later the same day with new matches sends a second digest of those, under a Message-ID of
+   * its own (the id follows the cars it lists, so only a resend of the same digest repeats it).
    */
   async sendDigests(day: string): Promise<number> {
     let sent = 0;
@@ -241,6 +244,8 @@ export class SavedSearchesService {
           .set({ alertedAt: sql`now()` })
           .where(and(eq(savedSearchMatches.searchId, searchId), isNull(savedSearchMatches.alertedAt)))
           .returning({ carId: savedSearchMatches.carId });
+        // Another run took them between the look-up above and this search's lock: nothing to send.
+        if (pending.length === 0) return false;
         const listed = await tx
           .select({ id: cars.id, year: cars.year, make: cars.make, model: cars.model, price: cars.price })
           .from(cars)
@@ -258,7 +263,7 @@ export class SavedSearchesService {
             ],
             { label: 'View the first car', url: `${this.deps.appUrl}${carPath(listed[0]!.id)}` },
             this.unsubscribeLinks(search.id),
-            `digest-${search.id}-${day}`,
+            digestMessageId(search.id, day, listed.map((c) => c.id)),
           ),
           tx,
         );
@@ -285,6 +290,16 @@ export class SavedSearchesService {
 function assertCriteria(query: SavedSearchQuery): void {
   const problems = criteriaProblems(query).map((p) => ({ ...p, field: `query.${p.field}` }));
   if (problems.length > 0) throw validationFailed(problems);
+}
+
+/**
+ * A digest's Message-ID: the search, the day and the cars it lists. Two digests of one search on
+ * one day list different cars, so mail servers and clients (which drop a Message-ID seen before)
+ * show both; a resend of the same digest keeps its id.
+ */
+export function digestMessageId(searchId: number, day: string, carIds: readonly number[]): string {
+  const cars = [...carIds].sort((a, b) => a - b).join(',');
+  return `digest-${searchId}-${day}-${createHash('sha256').update(cars).digest('hex').slice(0, 16)}`;
 }
 
 /** The next digest time: today at `hour` UTC if still ahead, else tomorrow. */
