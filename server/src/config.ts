@@ -251,7 +251,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   };
   const alerts: AlertConfig = {
     digestHourUtc: integer('DIGEST_HOUR_UTC', DEFAULT_DIGEST_HOUR_UTC, 0, 23),
-    matchDelaySeconds: integer('ALERT_MATCH_DELAY_SECONDS', 5, 0, 3_600),
+    // At least a second, so a listing published and withdrawn at once alerts nobody; at most
+    // 50, so with the job poll an instant alert still leaves within the minute it promises.
+    matchDelaySeconds: integer('ALERT_MATCH_DELAY_SECONDS', 5, 1, 50),
   };
   const photoBucket = bucketSettings();
   const cores = availableParallelism();

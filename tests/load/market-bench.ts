@@ -50,7 +50,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const OTHER_MAKES = ['Ferrari', 'Lamborghini', 'McLaren', 'Aston Martin', 'Bentley', 'Rolls-Royce', 'Mercedes-AMG', 'BMW', 'Audi', 'Maserati', 'Lotus', 'Bugatti', 'Jaguar', 'Lexus', 'Ford'];
 
 async function benchMatching(): Promise<void> {
-  const t = await startTestApp({ ALERT_MATCH_DELAY_SECONDS: '3600', JOB_POLL_SECONDS: '5' });
+  const t = await startTestApp({ JOB_POLL_SECONDS: '5' });
   const db = t.database.db;
   try {
     const owners = await db
