@@ -111,11 +111,38 @@ async function startServer(databaseUrl: string): Promise<{ url: string; process:
   throw new Error('the server did not start within 60 s');
 }
 
-function run(url: string): Promise<autocannon.Result> {
+/**
+ * One path, or several taken in turn request by request: a scenario of varied filter values is
+ * answered mostly by the database, where one fixed query is soon answered by the listing cache.
+ */
+function run(base: string, paths: string[]): Promise<autocannon.Result> {
+  let next = 0;
+  const options: autocannon.Options = { url: `${base}${paths[0]}`, connections, duration, pipelining: 1 };
+  if (paths.length > 1) options.requests = [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }) }];
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, pipelining: 1 }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
+
+/** Contract v3's listing filters (make, model, body style, year and price ranges), as buyers combine them. */
+const MAKES = ['Porsche', 'Ferrari', 'Lamborghini', 'McLaren', 'Aston Martin', 'Bentley', 'Rolls-Royce', 'Mercedes-AMG', 'BMW', 'Audi', 'Maserati', 'Lexus'];
+const BODY_STYLES = ['sports', 'coupe', 'suv', 'sedan', 'convertible'];
+const v3FilterScenarios: [string, string | string[]][] = [
+  ['v3 make=Ferrari (a common make)', '/api/cars?make=Ferrari'],
+  ['v3 make+model', '/api/cars?make=Porsche&model=911%20GT3'],
+  ['v3 bodyStyle+minYear+maxYear', '/api/cars?bodyStyle=coupe&minYear=2019&maxYear=2022'],
+  ['v3 minPrice+maxPrice', '/api/cars?minPrice=150000&maxPrice=250000'],
+  ['v3 all seven combined', '/api/cars?make=Porsche&model=911%20Carrera%20S&bodyStyle=sports&minYear=2016&maxYear=2024&minPrice=100000&maxPrice=200000'],
+  ['v3 make, varied (12 makes)', MAKES.map((make) => `/api/cars?make=${encodeURIComponent(make)}`)],
+  [
+    'v3 mixed, varied (240 combinations)',
+    MAKES.flatMap((make, m) =>
+      BODY_STYLES.flatMap((body, b) =>
+        [0, 1, 2, 3].map((k) => `/api/cars?make=${encodeURIComponent(make)}&bodyStyle=${body}&minYear=${2014 + ((m + b + k) % 8)}&maxPrice=${150_000 + k * 50_000}`),
+      ),
+    ),
+  ],
+];
 
 async function main(): Promise<void> {
   let server: { url: string; process: ChildProcess } | null = null;
@@ -130,7 +157,7 @@ async function main(): Promise<void> {
     const first = (await (await fetch(`${base}/api/cars?limit=1`)).json()) as { data: { cars: { id: number }[]; pagination: { total: number } } };
     const total = first.data.pagination.total;
     const deepPage = Math.max(1, Math.floor(total / 12 / 2));
-    const scenarios: [string, string][] = [
+    const scenarios: [string, string | string[]][] = [
       ['baseline (static JSON route)', '/api/health/live'],
       ['listing page 1', '/api/cars'],
       [`deep page (${deepPage})`, `/api/cars?page=${deepPage}`],
@@ -144,12 +171,14 @@ async function main(): Promise<void> {
       ['search "porsche"', '/api/cars?search=porsche'],
       ['search typo "lamborgini 2022"', '/api/cars?search=lamborgini%202022'],
       ['car detail', `/api/cars/${first.data.cars[0]!.id}`],
+      ...v3FilterScenarios,
     ];
     console.log(`Benchmarking ${base}: ${total.toLocaleString('en-US')} cars, ${connections} connections, ${duration} s per scenario\n`);
     const results: Result[] = [];
     let baseline = 0;
-    for (const [scenario, path] of scenarios) {
-      const result = await run(`${base}${path}`);
+    for (const [scenario, paths] of scenarios) {
+      const path = typeof paths === 'string' ? paths : `${paths[0]} (and ${paths.length - 1} more in turn)`;
+      const result = await run(base, typeof paths === 'string' ? [paths] : paths);
       const rps = result.requests.average;
       if (results.length === 0) baseline = rps;
       results.push({
