@@ -80,7 +80,7 @@ const offerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['offers'],
         summary: 'Make a private offer on a car (verified buyer, not the seller)',
         description:
-          'On a fixed-price listing the amount is 1 .. price - 1 (else 400); on an auction that ended with its reserve not met, any amount up to $1,000,000. A running auction: 409 AUCTION_IN_PROGRESS; a car not open to offers: 409 CAR_NOT_AVAILABLE; a second open offer on the car: 409 OFFER_EXISTS; the car\'s seller: 403 NOT_ALLOWED. The offer expires 2 escrow days after its last move. The seller is notified.',
+          'On a fixed-price listing the amount is 1 .. price - 1, and at most $1,000,000, what escrow covers (else 400); on an auction that ended with its reserve not met, any amount up to $1,000,000. A running auction: 409 AUCTION_IN_PROGRESS; a car not open to offers: 409 CAR_NOT_AVAILABLE; a second open offer on the car: 409 OFFER_EXISTS; the car\'s seller: 403 NOT_ALLOWED. The offer expires 2 escrow days after its last move. The seller is notified.',
         security,
         headers: IdempotencyHeaders,
         params: CarIdParams,
