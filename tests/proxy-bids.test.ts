@@ -1,9 +1,10 @@
+import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bids as bidsTable, cars as carsTable } from '../db/schema/index.ts';
 import type { CarDetail } from '@common/api-types.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { createListing } from './helpers/escrow.ts';
+import { createListing, orderApi, waitForOrder } from './helpers/escrow.ts';
 import { ProxyModel } from './helpers/proxy-model.ts';
 import { connectSocket, emitAck, record, sleep, waitUntil, type ClientSocket } from './helpers/sockets.ts';
 import { createUser, type SignedInUser } from './helpers/users.ts';
@@ -13,13 +14,33 @@ import { createUser, type SignedInUser } from './helpers/users.ts';
 let t: TestApp;
 const sockets: ClientSocket[] = [];
 
+/** The server's log lines at info level, kept while a test asks for them (`logs.capture()`). */
+const logs = {
+  lines: null as string[] | null,
+  capture(): string[] {
+    this.lines = [];
+    return this.lines;
+  },
+  stop() {
+    this.lines = null;
+  },
+};
+const logSink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logs.lines?.push(...chunk.toString().split('\n').filter(Boolean));
+    done();
+  },
+});
+
 beforeAll(async () => {
-  // Auctions here may be 2 s long, and any bid within a minute of the end extends it.
-  t = await startTestApp({ AUCTION_MIN_SECONDS: '2', AUCTION_EXTENSION_SECONDS: '60' });
+  // Auctions here may be 2 s long, and any bid within a minute of the end extends it. The car
+  // page is drawn by the server (SERVE_CLIENT), and the log goes to `logs` at info level.
+  t = await startTestApp({ AUCTION_MIN_SECONDS: '2', AUCTION_EXTENSION_SECONDS: '60', SERVE_CLIENT: 'true' }, undefined, { logger: { level: 'info', stream: logSink } });
   await t.listen();
 });
 afterEach(() => {
   for (const socket of sockets.splice(0)) socket.close();
+  logs.stop();
 });
 afterAll(async () => {
   await t?.close();
@@ -317,6 +338,84 @@ describe('privacy of a maximum', () => {
       [60_500, SECRET, 'leading'],
       [50_000, undefined, 'outbid'],
     ]);
+  });
+});
+
+describe('privacy of a maximum, beyond the auction', () => {
+  it('keeps leaders\' maximums out of the log at info level, orders, results, offers and the server-drawn car page', async () => {
+    const lines = logs.capture();
+    // Maximums that stay above the price to the end, so no recorded bid ever equals them: a
+    // leak, as digits or as dollars, is the maximum itself.
+    const AUCTION_MAX = 123_457;
+    const FIXED_MAX = 98_761;
+    const [ann, ben, cat, dan] = [await createUser(t, { name: 'Ann Secret' }), await createUser(t, { name: 'Ben Public' }), await createUser(t, { name: 'Cat Secret' }), await createUser(t, { name: 'Dan Public' })];
+    const noMax = (text: string, where: string) => {
+      for (const max of [AUCTION_MAX, FIXED_MAX]) {
+        expect(text, where).not.toMatch(/maxAmount/i);
+        // Not inside a longer number (a timestamp or a duration that happens to hold the digits).
+        expect(text, where).not.toMatch(new RegExp(`(?<![\\d.])${max}(?!\\d)`));
+        expect(text, where).not.toContain(max.toLocaleString('en-US'));
+      }
+    };
+
+    // An auction Ann leads on a maximum, and a fixed-price car Cat leads on one.
+    const auction = await auctionCar(600, 50_000);
+    expect((await bid(ann, auction.carId, 50_000, AUCTION_MAX)).json().data).toMatchObject({ maxAmount: AUCTION_MAX, leading: true });
+    expect((await bid(ben, auction.carId, 70_000)).json().data).toMatchObject({ car: { highestBid: 70_500 }, leading: false });
+    const fixed = await car();
+    expect((await bid(cat, fixed.carId, 50_000, FIXED_MAX)).json().data).toMatchObject({ maxAmount: FIXED_MAX, leading: true });
+    expect((await bid(dan, fixed.carId, 55_000)).json().data).toMatchObject({ car: { highestBid: 55_500 }, leading: false });
+    // An offer on the fixed-price car, so the offers lists have something to show.
+    const offer = await call('POST', `/api/cars/${fixed.carId}/offers`, dan, { amount: 80_000 });
+    expect(offer.statusCode, offer.body).toBe(201);
+
+    // The car pages while the maximums stand, drawn by the server for a visitor.
+    const pages: string[] = [];
+    for (const carId of [auction.carId, fixed.carId]) {
+      const page = await call('GET', `/car/${carId}`);
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/text\/html/);
+      // Drawn with the car's data (its model in the heading), not an empty shell.
+      expect(page.body).toContain((await detail(carId)).model);
+      pages.push(page.body);
+    }
+
+    // Into orders: the auction closes with Ann as the winner; the seller accepts Cat's (automatic) leading bid.
+    await t.database.db.update(carsTable).set({ auctionEndsAt: new Date(Date.now() - 1_000) }).where(eq(carsTable.id, auction.carId));
+    expect(await t.app.services.auctions.close(auction.carId)).toMatchObject({ outcome: 'sold', winnerId: ann.id, highestBid: 70_500 });
+    const leading = (await history(fixed.carId)).at(-1)!;
+    expect(leading).toMatchObject({ userId: cat.id, amount: 55_500, auto: true });
+    const accepted = await call('POST', `/api/cars/${fixed.carId}/accept-bid`, fixed.seller, { bidId: leading.id });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    // Ann's order goes all the way to released, so it is a public result.
+    const orders = orderApi(t);
+    const annsOrder = ((await call('GET', '/api/orders', ann)).json().data.orders as { id: number; carId: number }[]).find((o) => o.carId === auction.carId)!;
+    for (const [who, action, body] of [
+      [ann, 'pay', {}],
+      [auction.seller, 'ship', { carrier: 'Reliable Carriers', trackingNumber: 'RC-123' }],
+      [ann, 'confirm-delivery', {}],
+      [ann, 'accept', {}],
+    ] as const) {
+      const res = await orders.act(who, annsOrder.id, action, body);
+      expect(res.statusCode, `${action}: ${res.body}`).toBe(200);
+    }
+    await waitForOrder(t, ann, annsOrder.id, (o) => o.status === 'released');
+    const results = await call('GET', '/api/results?limit=50');
+    expect(results.json().data.results).toEqual(expect.arrayContaining([expect.objectContaining({ carId: auction.carId, soldPrice: 70_500, via: 'auction' })]));
+
+    for (const carId of [auction.carId, fixed.carId]) pages.push((await call('GET', `/car/${carId}`)).body);
+    const reads: [string, string][] = [...pages.map((page, i) => [`car page ${i}`, page] as [string, string]), ['results', results.body]];
+    for (const user of [ann, ben, cat, dan, auction.seller, fixed.seller]) {
+      reads.push([`orders of user ${user.id}`, (await call('GET', '/api/orders', user)).body]);
+      reads.push([`offers of user ${user.id}`, (await call('GET', '/api/offers', user)).body]);
+    }
+    reads.push(['Ann\'s order', (await orders.get(ann, annsOrder.id)).body]);
+    for (const [where, text] of reads) noMax(text, where);
+    expect(JSON.parse(reads.find(([where]) => where === `offers of user ${dan.id}`)![1]).data.offers).toHaveLength(1);
+
+    // Every request above (the bids with their maximums among them) was logged at info level; none names a maximum.
+    expect(lines.some((line) => line.includes('/api/bids'))).toBe(true);
+    lines.forEach((line, i) => noMax(line, `log line ${i}: ${line.slice(0, 160)}`));
   });
 });
 
