@@ -3,27 +3,59 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { createListing } from './helpers/escrow.ts';
 import { ProxyModel } from './helpers/proxy-model.ts';
+import { connectSocket, emitAck, waitUntil, type ClientSocket } from './helpers/sockets.ts';
 import { createUser, type SignedInUser } from './helpers/users.ts';
 
 /**
  * Random sequences of manual and maximum bids from 2 to 5 bidders on a fresh car, each step
  * checked against a model written from the contract's "Proxy bids (v3)": the answer (code, the
  * bidder's own recorded amount, maxAmount, leading), then the car's highest bid and bid count,
- * the leader, and every recorded bid (bidder, amount, auto), with no maximum in public answers.
+ * the leader, and every recorded bid (bidder, amount, auto), with no maximum in public answers
+ * nor in any event an anonymous viewer of the car receives.
  */
 
 let t: TestApp;
 let seller: SignedInUser;
 let bidders: SignedInUser[];
+/** An anonymous viewer who joins each run's car, and every event it received, by car. */
+let viewer: ClientSocket;
+const events = new Map<number, { event: string; json: string }[]>();
 
 beforeAll(async () => {
   t = await startTestApp();
+  await t.listen();
   seller = await createUser(t);
   bidders = await Promise.all(Array.from({ length: 5 }, (_, i) => createUser(t, { name: `Bidder ${i}` })));
+  viewer = await connectSocket(t.url);
+  viewer.onAny((event: string, payload: { carId?: unknown } | undefined) => {
+    const carId = typeof payload?.carId === 'number' ? payload.carId : -1;
+    events.set(carId, [...(events.get(carId) ?? []), { event, json: JSON.stringify(payload) }]);
+  });
 });
 afterAll(async () => {
+  viewer?.close();
   await t?.close();
 });
+
+/** The leader's maximum while no recorded bid, nor the car's price, has that amount (so any sight of it is a leak). */
+function unspentMax(model: ProxyModel): number | null {
+  const max = model.leader === null ? null : model.maxOf(model.leader)!;
+  return max !== null && !model.bids.some((b) => b.amount === max) && max !== model.price ? max : null;
+}
+
+/**
+ * No maximum in what the viewer received for the car: the field never, and `unspent` (the
+ * leader's maximum while no recorded bid, nor the price, has that amount) neither as a number
+ * nor in dollars (a chat line).
+ */
+function expectNoMaxInEvents(carId: number, unspent: number | null) {
+  for (const { event, json } of events.get(carId) ?? []) {
+    expect(json, event).not.toMatch(/maxAmount/);
+    if (unspent === null) continue;
+    expect(json, event).not.toMatch(new RegExp(`(?<![\\d.])${unspent}(?!\\d)`));
+    expect(json, event).not.toContain(`$${unspent.toLocaleString('en-US')}`);
+  }
+}
 
 /** One step: who bids, how far above (or just below) the minimum, and the maximum as a step count above the amount. */
 interface Step {
@@ -56,6 +88,8 @@ describe('proxy bids against a model of the contract', () => {
       fc.asyncProperty(fc.integer({ min: 30_000, max: 180_000 }), scenario, async (price, steps) => {
         const car = await createListing(t, seller, { price });
         const model = new ProxyModel(car.price);
+        expect(await emitAck(viewer, 'car:join', { carId: car.id })).toMatchObject({ ok: true });
+        const placedEvents = () => (events.get(car.id) ?? []).filter((e) => e.event === 'bid:placed').length;
         for (const s of steps) {
           const who = bidders[s.bidder]!;
           const amount = s.above === -1 ? model.minimum - 1 : model.minimum + s.above * 250;
@@ -97,15 +131,22 @@ describe('proxy bids against a model of the contract', () => {
             if (recorded[i]!.amount === recorded[i - 1]!.amount) expect([recorded[i - 1]!.auto, recorded[i]!.auto]).toEqual([false, true]);
           }
           // No maximum in public answers: the field never, and the leader's unspent maximum never.
-          const unspent = model.leader === null ? null : model.maxOf(model.leader)!;
+          const unspent = unspentMax(model);
           for (const text of [detail.body, history.body]) {
             expect(text).not.toMatch(/maxAmount/);
-            if (unspent !== null && !model.bids.some((b) => b.amount === unspent) && unspent !== car.price) {
+            if (unspent !== null) {
               expect(text).not.toContain(`"amount":${unspent}`);
               expect(text).not.toContain(`Bid":${unspent}`);
             }
           }
+          // Nor in the events: every recorded bid pushed to the viewer, none carrying a maximum.
+          await waitUntil(() => placedEvents() === model.bids.length, 5_000, `${model.bids.length} bid:placed events`);
+          expectNoMaxInEvents(car.id, unspent);
         }
+        expect(await emitAck(viewer, 'car:leave', { carId: car.id })).toMatchObject({ ok: true });
+        // Whatever else arrived for the car by now (chat lines follow their bids) carries no maximum either.
+        expectNoMaxInEvents(car.id, unspentMax(model));
+        expect(placedEvents()).toBe(model.bids.length);
       }),
       { numRuns: Number(process.env.PROXY_RUNS ?? 25) },
     );
