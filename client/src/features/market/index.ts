@@ -1,7 +1,7 @@
 /**
  * What other features use of market data: the dashboard's saved searches tab, the car page's
- * price history, and for the listing screen the criteria in its URL and in words, the alert
- * settings and saving a search.
+ * price history and links to sold results, and for the listing screen the criteria in its URL
+ * and in words, the alert settings and saving a search.
  */
 export { SavedSearchesPanel } from './components/saved-searches-panel.tsx';
 export { PriceHistory, SoldResultNote } from './components/price-history.tsx';
@@ -20,6 +20,8 @@ export {
 
 import { priceHistoryPath, resultsPagePath } from './api/market-api.ts';
 import { parseResultsQuery } from './lib/results-query.ts';
+
+export { modelResultsPath, soldResultPath } from './lib/results-query.ts';
 
 export { priceHistoryPath };
 /** The request the sold results' first screen is drawn from, for the page's search parameters. */

@@ -32,16 +32,24 @@ export interface ResultsQuery {
   make: string;
   model: string;
   page: number;
+  /** One car's sale (`/results?carId=42`, where a sold car's page links); the filters then do not apply. */
+  carId?: number | null;
 }
 
 export const RESULTS_PAGE_SIZE = 20;
 
-const resultsApiQuery = (query: ResultsQuery) => ({
-  make: query.make || undefined,
-  model: query.model || undefined,
-  page: query.page,
-  limit: RESULTS_PAGE_SIZE,
-});
+/** A car's sale, as `GET /api/results` is asked for it (one answer at most). */
+const saleOfQuery = (carId: number) => ({ carId, limit: 1 });
+
+const resultsApiQuery = (query: ResultsQuery) =>
+  query.carId
+    ? saleOfQuery(query.carId)
+    : {
+        make: query.make || undefined,
+        model: query.model || undefined,
+        page: query.page,
+        limit: RESULTS_PAGE_SIZE,
+      };
 
 /** The request `getResults` makes, as a server-rendered page keys its answer. */
 export const resultsPagePath = (query: ResultsQuery) => apiPath('/api/results', resultsApiQuery(query));
@@ -50,7 +58,7 @@ export const getResults = (query: ResultsQuery, signal?: AbortSignal) =>
   api.get<{ results: SoldResult[]; pagination: Pagination }>('/api/results', { query: resultsApiQuery(query), signal });
 
 /** A car's sale, if it sold here (its result on `/results`). */
-export const saleOfPath = (carId: number) => apiPath('/api/results', { carId, limit: 1 });
+export const saleOfPath = (carId: number) => apiPath('/api/results', saleOfQuery(carId));
 
 export const getSaleOf = (carId: number, signal?: AbortSignal) =>
-  api.get<{ results: SoldResult[]; pagination: Pagination }>('/api/results', { query: { carId, limit: 1 }, signal });
+  api.get<{ results: SoldResult[]; pagination: Pagination }>('/api/results', { query: saleOfQuery(carId), signal });

@@ -2,11 +2,11 @@ import { formatUsd } from '@common/pricing.ts';
 import type { PricePoint } from '@common/api-types.ts';
 import { useResource } from '../../../lib/use-resource.ts';
 import { Link } from 'react-router-dom';
-import { PAGES } from '@common/paths.ts';
 import { SALE_ROUTE_LABELS } from '@common/market-data.ts';
 import { getPriceHistory, getSaleOf, priceHistoryPath, saleOfPath } from '../api/market-api.ts';
-import { resultsParams } from '../lib/results-query.ts';
-import { chartGeometry, formatDay, priceDropSentence } from '../lib/price-history.ts';
+import { modelResultsPath, soldResultPath } from '../lib/results-query.ts';
+import { formatDate } from '../../../lib/relative-time.ts';
+import { chartGeometry, priceDropSentence } from '../lib/price-history.ts';
 import './market.css';
 
 const WIDTH = 320;
@@ -25,7 +25,7 @@ export function PriceHistoryChart({ points }: { points: readonly PricePoint[] })
         <h2 id="price-history-title" className="caps-label">
           Price history
         </h2>
-        {first && <p className="muted price-history__since">{`Since ${formatDay(first.at)}`}</p>}
+        {first && <p className="muted price-history__since">{`Since ${formatDate(first.at)} (UTC)`}</p>}
       </div>
       {drop && (
         <p className="price-history__drop" data-testid="price-drop">
@@ -44,7 +44,7 @@ export function PriceHistoryChart({ points }: { points: readonly PricePoint[] })
         <span>{`High ${formatUsd(geometry.high)}`}</span>
       </div>
       <table className="sr-only">
-        <caption>Asking price by date, oldest first</caption>
+        <caption>Asking price by date (UTC), oldest first</caption>
         <thead>
           <tr>
             <th scope="col">Date</th>
@@ -54,7 +54,7 @@ export function PriceHistoryChart({ points }: { points: readonly PricePoint[] })
         <tbody>
           {points.map((point) => (
             <tr key={`${point.at}-${point.price}`}>
-              <td>{formatDay(point.at)}</td>
+              <td>{formatDate(point.at)}</td>
               <td>{formatUsd(point.price)}</td>
             </tr>
           ))}
@@ -71,18 +71,22 @@ export function PriceHistory({ carId }: { carId: number }) {
   return <PriceHistoryChart points={resource.data.points} />;
 }
 
-/** A sold car's page: what it sold for, and the link to its result among the model's sold results. */
+/** A sold car's page: what it sold for, and links to its own result and to its model's results. */
 export function SoldResultNote({ carId }: { carId: number }) {
   const { resource } = useResource(`sale:${carId}`, (signal) => getSaleOf(carId, signal), undefined, saleOfPath(carId));
   const sale = resource.status === 'success' ? resource.data.results[0] : undefined;
   if (!sale) return null;
-  const link = `${PAGES.results}?${resultsParams({ make: sale.make, model: sale.model, page: 1 }).toString()}`;
   return (
     <section className="callout tone-info stack" data-testid="car-sale">
-      <p>{`Sold for ${formatUsd(sale.soldPrice)} on ${formatDay(sale.soldAt)} (${SALE_ROUTE_LABELS[sale.via].toLowerCase()}).`}</p>
-      <Link to={link} className="text-link">
-        {`See what other ${sale.make} ${sale.model} cars sold for`}
-      </Link>
+      <p>{`Sold for ${formatUsd(sale.soldPrice)} on ${formatDate(sale.soldAt)} (UTC), ${SALE_ROUTE_LABELS[sale.via].toLowerCase()}.`}</p>
+      <p className="cluster">
+        <Link to={soldResultPath(sale.carId)} className="text-link">
+          See this sale's result
+        </Link>
+        <Link to={modelResultsPath(sale.make, sale.model)} className="text-link">
+          {`What other ${sale.make} ${sale.model} cars sold for`}
+        </Link>
+      </p>
     </section>
   );
 }

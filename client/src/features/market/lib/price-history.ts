@@ -1,19 +1,20 @@
 import { formatUsd } from '@common/pricing.ts';
 import type { PricePoint } from '@common/api-types.ts';
+import { formatDate } from '../../../lib/relative-time.ts';
 
-/** A car's price history: the drop sentence and the chart's geometry. */
+/**
+ * A car's price history: the drop sentence and the chart's geometry. Its days are UTC dates
+ * (formatDate): the car page is drawn on the server, and a day in the viewer's time zone could
+ * differ from the server's, which breaks hydration.
+ */
 
-const dateFormat = (timeZone?: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', ...(timeZone ? { timeZone } : {}) });
-
-export const formatDay = (at: string, timeZone?: string) => dateFormat(timeZone).format(new Date(at));
-
-/** "Price dropped $5,000 on Nov 12, 2026" when the last change lowered the price; otherwise null. */
-export function priceDropSentence(points: readonly PricePoint[], timeZone?: string): string | null {
+/** "Price dropped $5,000 on Nov 12, 2026" (a UTC date) when the last change lowered the price; otherwise null. */
+export function priceDropSentence(points: readonly PricePoint[]): string | null {
   if (points.length < 2) return null;
   const last = points[points.length - 1]!;
   const before = points[points.length - 2]!;
   if (last.price >= before.price) return null;
-  return `Price dropped ${formatUsd(before.price - last.price)} on ${formatDay(last.at, timeZone)}`;
+  return `Price dropped ${formatUsd(before.price - last.price)} on ${formatDate(last.at)}`;
 }
 
 export interface ChartGeometry {
