@@ -75,8 +75,8 @@ describe('recent sales in the market value', () => {
   let buyer: SignedInUser;
   const make = `Recentmake${Date.now() % 1_000_000}`;
   const model = 'GT3';
-  let recent: { id: number };
-  let old: { id: number };
+  let recent: { id: number; price: number };
+  let old: { id: number; price: number };
   let subject: { id: number };
 
   beforeAll(async () => {

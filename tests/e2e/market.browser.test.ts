@@ -2,13 +2,17 @@
  * Market data screens in a real browser against the real server (contract §"Discovery and market
  * data (v3)"): the listing's filter panel whose state lives in the URL, saving a search from it,
  * the alert email whose link opens the car, one-click unsubscribing from that email, the sold
- * results page and the car page's price history. Screenshots go to /tmp/market-*.png.
+ * results page and one car's result on it, the sales a market value used, the car page's price
+ * history, and dates that read the same on the server and in a browser far from UTC.
+ * Screenshots go to /tmp/market-*.png.
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { orders, priceHistory } from '../../db/schema/index.ts';
 import type { SavedSearch } from '@common/api-types.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, seriousViolations, startBrowserApp, usd, type Viewport } from '../helpers/browser.ts';
+import { DESKTOP, PHONE, Tabs, closeBrowserApp, collectConsoleErrors, expectNoHorizontalScroll, expectNoUnexpectedErrors, seriousViolations, startBrowserApp, usd, type Viewport } from '../helpers/browser.ts';
 import { PATH_TO, orderApi } from '../helpers/escrow.ts';
 import { TestMailbox, type ReceivedMail } from '../helpers/smtp.ts';
 import { waitUntil } from '../helpers/sockets.ts';
@@ -218,7 +222,22 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
   }, 60_000);
 });
 
+/** "Nov 3, 2026": the day as the pages show it, in UTC. */
+const utcDay = (iso: string) => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(new Date(iso));
+
+/** `/results?carId=` shows that car's sale alone, under a heading that names it. */
+async function expectOneSale(page: Page, carId: number, heading: string) {
+  const one = page.getByTestId('one-sale');
+  await one.getByRole('heading', { level: 2, name: heading }).waitFor(SETTLE);
+  const rows = one.getByTestId('sold-result');
+  expect(await rows.count()).toBe(1);
+  expect(await rows.getByRole('link').getAttribute('href')).toBe(`/car/${carId}`);
+}
+
 describe('sold results and price history', () => {
+  /** The sale the first test makes, for the market value test. */
+  let sold: { id: number; make: string } | undefined;
+
   it('lists a released sale on /results, filtered by make in the URL, and the sold car\'s page links to it', async () => {
     const [buyer, seller] = await Promise.all([createUser(t), createUser(t)]);
     const make = `Soldmake${Date.now() % 100_000}`;
@@ -254,16 +273,78 @@ describe('sold results and price history', () => {
       expectNoUnexpectedErrors(tab);
     }
 
-    // The sold car's page says what it sold for and leads to its model's results.
+    // The sold car's page says what it sold for and leads to its own result, and from there to its model's.
     const tab = await openTab(null, DESKTOP);
     await tab.page.goto(`${base}/car/${car.id}`);
     const sale = tab.page.getByTestId('car-sale');
     await expect.poll(() => sale.count(), SETTLE).toBe(1);
     expect(await sale.innerText()).toContain(`Sold for ${usd(162_500)}`);
-    await sale.getByRole('link', { name: `See what other ${make} GT3 Touring cars sold for` }).click();
+    expect(await sale.getByRole('link', { name: `What other ${make} GT3 Touring cars sold for` }).getAttribute('href')).toBe(`/results?make=${make}&model=GT3+Touring`);
+    await sale.getByRole('link', { name: "See this sale's result" }).click();
+    await expect.poll(() => params(tab.page), SETTLE).toEqual({ carId: String(car.id) });
+    await expectOneSale(tab.page, car.id, `2021 ${make} GT3 Touring, sold for ${usd(162_500)}`);
+    expect(await tab.page.getByRole('search', { name: 'Filter sold results' }).count()).toBe(0);
+    await tab.page.getByRole('link', { name: `See all ${make} GT3 Touring results` }).click();
     await expect.poll(() => params(tab.page), SETTLE).toEqual({ make, model: 'GT3 Touring' });
     await expect.poll(() => tab.page.getByTestId('sold-result').count(), SETTLE).toBe(1);
     expectNoUnexpectedErrors(tab);
+    sold = { id: car.id, make };
+
+    // Opened straight from a link (drawn on the server), on both sizes.
+    for (const viewport of [DESKTOP, PHONE]) {
+      const direct = await openTab(null, viewport);
+      await direct.page.goto(`${base}/results?carId=${car.id}`);
+      await expectOneSale(direct.page, car.id, `2021 ${make} GT3 Touring, sold for ${usd(162_500)}`);
+      if (viewport === PHONE) await expectNoHorizontalScroll(direct.page);
+      await shot(direct.page, `one-result-${viewport === PHONE ? 'phone' : 'desktop'}`);
+      expect(await seriousViolations(direct.page), 'one car\'s result').toEqual([]);
+      expectNoUnexpectedErrors(direct);
+    }
+    // A car that did not sell: said so, with the way to all results.
+    const unsold = await listCar(seller, { make, model: 'GT3 Touring', year: 2021, price: 170_000 });
+    const none = await openTab(null);
+    await none.page.goto(`${base}/results?carId=${unsold.id}`);
+    await none.page.getByText('No sale on record for this car').waitFor();
+    expect(await none.page.getByTestId('sold-result').count()).toBe(0);
+    expect(await none.page.getByRole('link', { name: 'All sold results' }).getAttribute('href')).toBe('/results');
+    expectNoUnexpectedErrors(none);
+  }, 120_000);
+
+  it('names the recent sales a market value used on the car page, each linking to its result', async () => {
+    expect(sold, 'the sale of the test before').toBeDefined();
+    const seller = await createUser(t);
+    // Three more of the model: with the sale, enough comparables for an estimate.
+    const cars = [];
+    for (const price of [165_000, 168_000, 171_000]) cars.push(await listCar(seller, { make: sold!.make, model: 'GT3 Touring', year: 2021, price }));
+    const subject = cars[0]!;
+    await waitUntil(async () => (await call('GET', `/api/cars/${subject.id}`)).json().data.marketValueBasis === 'comparables', 15_000, 'an estimate from comparables');
+    const valuation = (await call('GET', `/api/cars/${subject.id}/valuation`)).json().data as { comparables: { carId: number; source: string; soldAt: string | null }[] };
+    const used = valuation.comparables.find((c) => c.carId === sold!.id);
+    expect(used, 'the sale is among the comparables').toMatchObject({ source: 'sale' });
+
+    for (const viewport of [DESKTOP, PHONE]) {
+      const tab = await openTab(null, viewport);
+      await tab.page.goto(`${base}/car/${subject.id}`);
+      const sales = tab.page.getByTestId('market-sales');
+      await sales.waitFor(SETTLE);
+      expect(await sales.getByRole('heading', { name: /Recent sales used/ }).count()).toBe(1);
+      const items = sales.getByTestId('market-sale');
+      expect(await items.count()).toBe(1);
+      expect((await items.first().textContent())?.replace(/\s+/g, ' ').trim()).toBe(`2021 ${sold!.make} GT3 Touring sold ${usd(162_500)} on ${utcDay(used!.soldAt!)}`);
+      expect(await items.first().locator('time').getAttribute('datetime')).toBe(used!.soldAt);
+      expect(await tab.page.getByTestId('market-basis').innerText()).toContain(`Based on ${valuation.comparables.length} comparable cars`);
+      const card = tab.page.locator('.pricing-card');
+      await card.scrollIntoViewIfNeeded();
+      await shot(card, `market-value-${viewport === PHONE ? 'phone' : 'desktop'}`);
+      if (viewport === PHONE) await expectNoHorizontalScroll(tab.page);
+      expect(await seriousViolations(tab.page), 'the car page with the sales used').toEqual([]);
+      if (viewport === DESKTOP) {
+        await items.first().getByRole('link', { name: `2021 ${sold!.make} GT3 Touring` }).click();
+        await expect.poll(() => params(tab.page), SETTLE).toEqual({ carId: String(sold!.id) });
+        await expectOneSale(tab.page, sold!.id, `2021 ${sold!.make} GT3 Touring, sold for ${usd(162_500)}`);
+      }
+      expectNoUnexpectedErrors(tab);
+    }
   }, 90_000);
 
   it('shows the price history with its last drop on a sample car cut in price, and no chart for one price', async () => {
@@ -293,6 +374,63 @@ describe('sold results and price history', () => {
       await tab.page.getByRole('heading', { level: 1 }).waitFor();
       await tab.page.waitForLoadState('networkidle');
       expect(await tab.page.getByTestId('price-history').count()).toBe(0);
+    }
+  }, 60_000);
+  it('draws the price chart and the results with the same dates on the server and in a browser far from UTC: no hydration error', async () => {
+    expect(sold, 'the sale of the first test').toBeDefined();
+    // Times late in the UTC day: already the next day at UTC+14, so a date in the browser's own
+    // zone would differ from the server's (which draws in UTC).
+    const lateUtc = (daysAgo: number) => {
+      const at = new Date();
+      at.setUTCDate(at.getUTCDate() - daysAgo);
+      at.setUTCHours(23, 30, 0, 0);
+      return at;
+    };
+    const [order] = await t.database.db.select({ id: orders.id }).from(orders).where(eq(orders.carId, sold!.id));
+    await t.database.db.update(orders).set({ updatedAt: lateUtc(2) }).where(eq(orders.id, order!.id));
+    const seller = await createUser(t);
+    const charted = await listCar(seller, { make: sold!.make, model: 'Chart Coupe', year: 2020, price: 150_000 });
+    await t.database.db.update(priceHistory).set({ at: lateUtc(5) }).where(eq(priceHistory.carId, charted.id));
+    await t.database.db.insert(priceHistory).values({ carId: charted.id, price: 142_000, at: lateUtc(1) });
+
+    const zone = 'Pacific/Kiritimati';
+    const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce', locale: 'en-US', timezoneId: zone });
+    context.setDefaultTimeout(20_000);
+    try {
+      const page = await context.newPage();
+      const errors = collectConsoleErrors(page);
+      const messages: string[] = [];
+      page.on('console', (message) => messages.push(`console.${message.type()}: ${message.text()}`));
+      page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
+      // The zone is in effect: the browser's own calendar is a day ahead of UTC here.
+      await page.goto(`${base}/escrow`);
+      expect(await page.evaluate((iso) => new Date(iso).getDate(), lateUtc(1).toISOString())).toBe(new Date(lateUtc(1).getTime() + 86_400_000).getUTCDate());
+
+      const visit = async (path: string) => {
+        messages.length = 0;
+        const res = await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+        expect(res?.status(), path).toBe(200);
+        await page.waitForFunction(() => document.documentElement.hasAttribute('data-app-ready'));
+        expect(await page.locator('#page-data').count(), `${path} was drawn on the server`).toBe(1);
+        await page.waitForTimeout(300);
+        expect(messages.filter((m) => /Minified React error #(?:418|419|423|425)\b|hydrat/i.test(m)), `${path}: hydration errors`).toEqual([]);
+      };
+
+      await visit(`/car/${charted.id}`);
+      const chart = page.getByTestId('price-history');
+      expect(await chart.getByTestId('price-drop').textContent()).toBe(`Price dropped ${usd(8_000)} on ${utcDay(lateUtc(1).toISOString())}`);
+      expect(await chart.getByText(`Since ${utcDay(lateUtc(5).toISOString())} (UTC)`).count()).toBe(1);
+      await chart.scrollIntoViewIfNeeded();
+      await shot(chart, 'chart-far-from-utc');
+
+      await visit(`/results?make=${sold!.make}`);
+      const row = page.getByTestId('sold-result').first();
+      expect(await row.locator('time').textContent()).toBe(utcDay(lateUtc(2).toISOString()));
+      await visit(`/results?carId=${sold!.id}`);
+      expect(await page.getByTestId('one-sale').locator('time').textContent()).toBe(utcDay(lateUtc(2).toISOString()));
+      expect(errors, 'console or page errors').toEqual([]);
+    } finally {
+      await context.close();
     }
   }, 60_000);
 });

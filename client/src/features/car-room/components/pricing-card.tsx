@@ -1,15 +1,14 @@
-import { useEffect, useId, useState, type ComponentProps } from 'react';
+import { useId, type ComponentProps } from 'react';
 import { Link } from 'react-router-dom';
 import { compareToMarket, formatUsd } from '@common/pricing.ts';
 import { Fact, Facts } from '../../../components/ui/facts.tsx';
 import { EyeIcon, GavelIcon, InfoIcon, PencilIcon, ReceiptIcon, ShieldCheckIcon, TrendIcon } from '../../../components/ui/icons.tsx';
-import { isAbortError } from '../../../lib/api-client.ts';
 import { isFinalOrderStatus } from '../../../lib/order-progress.ts';
 import { orderStatusLabel } from '../../../lib/order-status.ts';
 import { formatRelativeTime } from '../../../lib/relative-time.ts';
 import { serverNow } from '../../../lib/server-clock.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import { getValuation, type Bid, type CarDetail, type Order, type Valuation } from '../api/car-room-api.ts';
+import type { Bid, CarDetail, Order } from '../api/car-room-api.ts';
 import { WatchButton } from '../../../components/watch-button.tsx';
 import { BuyWithEscrow } from '../../escrow/index.ts';
 import { CarOfferEntry } from '../../offers/index.ts';
@@ -18,6 +17,7 @@ import type { AuctionView } from '../stores/car-room-merge.ts';
 import { recordPlacedOrder, syncRoom } from '../stores/car-room-store.ts';
 import { AuctionClock, AuctionOutcomePanel, useAuctionCloseWatch } from './auction-panel.tsx';
 import { BidForm } from './bid-form.tsx';
+import { MarketValue } from './market-value.tsx';
 import { TrophyIcon } from './room-icons.tsx';
 import { editListingPath, orderPath } from '@common/paths.ts';
 
@@ -172,8 +172,9 @@ export function PricingCard({
         <CarOfferEntry
           userId={userId}
           ownCar={ownCar}
-          // Offers: on a fixed-price car for sale, or on an auction that closed below its reserve.
-          takesOffers={auction ? detail.auction?.outcome === 'reserve_not_met' : !notice && !buyingAlready}
+          // Offers: while the server takes them (offers-service make): a fixed-price car for sale, or
+          // an auction that ended below its reserve and is still unsold (not since pending or sold).
+          takesOffers={auction ? detail.status === 'ended' && detail.auction?.outcome === 'reserve_not_met' : !notice && !buyingAlready}
           car={{ id: detail.id, title, price: detail.price, isAuction: auction !== null }}
         />
       )}
@@ -230,66 +231,6 @@ function RecentBids({ bids, leadLabel }: { bids: Bid[]; leadLabel: string }) {
       </ol>
     </section>
   );
-}
-
-/**
- * The market value and where it comes from: comparable cars (how many, from the valuation
- * endpoint), the sample catalogue's reference value, or, with too few comparables, no value at
- * all rather than a guess.
- */
-function MarketValue({ detail }: { detail: CarDetail }) {
-  // A draft has no public valuation yet (only its seller can see the car at all).
-  const comparables = detail.marketValue !== null && detail.marketValueBasis === 'comparables' && detail.status !== 'draft';
-  const valuation = useValuation(detail.id, comparables ? detail.marketValue : null);
-  if (detail.marketValue === null) {
-    return (
-      <p className="callout tone-neutral pricing-card__market--none" data-testid="market-value">
-        Not enough comparable cars to estimate a market value
-      </p>
-    );
-  }
-  const count = valuation?.comparables.length ?? 0;
-  return (
-    <>
-      <p className="pricing-card__market" data-testid="market-value">
-        Market value: <strong>{formatUsd(detail.marketValue)}</strong>
-      </p>
-      {detail.marketValueBasis === 'reference' ? (
-        <p className="pricing-card__basis" data-testid="market-basis">
-          Reference value
-        </p>
-      ) : (
-        valuation &&
-        count > 0 && (
-          <p className="pricing-card__basis" data-testid="market-basis">
-            Based on {count} comparable {count === 1 ? 'car' : 'cars'}
-            {valuation.low !== null && valuation.high !== null && valuation.low !== valuation.high && (
-              <span className="pricing-card__range">
-                Likely range {formatUsd(valuation.low)} to {formatUsd(valuation.high)}
-              </span>
-            )}
-          </p>
-        )
-      )}
-    </>
-  );
-}
-
-/** The valuation behind an estimated market value; read again when the value changes. */
-function useValuation(carId: number, marketValue: number | null): Valuation | null {
-  const [loaded, setLoaded] = useState<{ key: string; valuation: Valuation } | null>(null);
-  const key = `${carId}:${marketValue}`;
-  useEffect(() => {
-    if (marketValue === null) return;
-    const controller = new AbortController();
-    getValuation(carId, controller.signal)
-      .then((valuation) => setLoaded({ key: `${carId}:${marketValue}`, valuation }))
-      .catch((error: unknown) => {
-        if (!isAbortError(error)) setLoaded(null);
-      });
-    return () => controller.abort();
-  }, [carId, marketValue]);
-  return marketValue !== null && loaded?.key === key ? loaded.valuation : null;
 }
 
 /** What the seller sees instead of the bid form and Buy with Escrow on their own car. */
