@@ -206,11 +206,10 @@ describe('bad input and wrong moves', () => {
 
   it('answers every move by every wrong party and from every closed state with the contract\'s code, and changes nothing', async () => {
     const [buyer, seller, stranger] = await Promise.all([createUser(t, { name: 'Blair Buyer' }), createUser(t, { name: 'Sam Seller' }), createUser(t)]);
-    const sockets = { buyer: await listen(buyer), seller: await listen(seller), stranger: await listen(stranger) };
     const pushes = {
-      buyer: record<{ offer: Offer }>(sockets.buyer, 'offer:updated'),
-      seller: record<{ offer: Offer }>(sockets.seller, 'offer:updated'),
-      stranger: record<{ offer: Offer }>(sockets.stranger, 'offer:updated'),
+      buyer: record<{ offer: Offer }>(await listen(buyer), 'offer:updated'),
+      seller: record<{ offer: Offer }>(await listen(seller), 'offer:updated'),
+      stranger: record<{ offer: Offer }>(await listen(stranger), 'offer:updated'),
     };
     const users = { buyer, seller, stranger };
     type Who = keyof typeof users;
