@@ -1,0 +1,1 @@
+CREATE INDEX "cars_make_criteria_idx" ON "cars" USING btree (lower("make"),lower("model"),"body_style","year","price","make","model") WHERE "status" = 'active';
