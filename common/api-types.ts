@@ -254,7 +254,8 @@ export interface Offer {
   message: string | null;
   /** Extension: the seller's name and the car, so the thread and lists need no second request. */
   sellerName: string;
-  car: { id: number; year: number; make: string; model: string; primaryImage: string | null; price: number; status: string };
+  /** `price`: the asking price, or an auction's starting price (`isAuction`). */
+  car: { id: number; year: number; make: string; model: string; primaryImage: string | null; price: number; isAuction: boolean; status: string };
   createdAt: string;
   updatedAt: string;
 }

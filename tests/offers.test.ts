@@ -92,6 +92,7 @@ describe('negotiating a fixed-price car', () => {
       secondChance: false,
       message: 'Cash buyer, can collect next week.',
       history: [{ by: 'buyer', action: 'offer', amount: 80_000 }],
+      car: { id: car.id, price: 100_000, isAuction: false },
     });
     expect(Date.parse(offer.expiresAt) - Date.parse(offer.createdAt)).toBeCloseTo(2 * DAY_SECONDS * 1000, -2);
     await waitUntil(() => sellerPushes.length === 1 && buyerPushes.length === 1, 5_000, 'offer:updated to both parties');
@@ -496,6 +497,8 @@ describe('auctions', () => {
     await closeAuction(carId, 'reserve_not_met');
     const made = await offerOn(buyer, carId, 120_000);
     expect(made.statusCode, made.body).toBe(201);
+    // The car's price on an auction's offer is its starting price, and the offer says so.
+    expect(made.json().data.car).toMatchObject({ isAuction: true, price: 50_000 });
     // The seller's counter stays below the reserve, the auction's asking price.
     expect((await move(seller, made.json().data.id, 'counter', { amount: 150_000 })).statusCode).toBe(400);
     expect((await move(seller, made.json().data.id, 'counter', { amount: 140_000 })).statusCode).toBe(200);

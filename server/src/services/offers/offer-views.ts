@@ -65,7 +65,7 @@ function toOffer(record: OfferRecord, history: OfferHistoryEntry[]): Offer {
     secondChance: offer.secondChance,
     message: offer.message,
     sellerName: seller.name,
-    car: { id: car.id, year: car.year, make: car.make, model: car.model, primaryImage: car.primaryImage, price: car.price, status: car.status },
+    car: { id: car.id, year: car.year, make: car.make, model: car.model, primaryImage: car.primaryImage, price: car.price, isAuction: car.auctionEndsAt !== null, status: car.status },
     createdAt: offer.createdAt.toISOString(),
     updatedAt: offer.updatedAt.toISOString(),
   };

@@ -122,7 +122,7 @@ function OfferView({ offer, userId }: { offer: Offer; userId: number }) {
               <span className="offer-car__title">{title}</span>
             </Link>
             <p className="split-row">
-              <span className="muted">Asking price</span>
+              <span className="muted">{offer.car.isAuction ? 'Starting price' : 'Asking price'}</span>
               <strong data-testid="offer-asking-price">{formatUsd(offer.car.price)}</strong>
             </p>
             <p className="split-row">

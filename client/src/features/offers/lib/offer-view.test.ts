@@ -41,7 +41,7 @@ function offer(change: Partial<Offer> = {}): Offer {
     secondChance: false,
     message: null,
     sellerName: 'Sam',
-    car: { id: 3, year: 2021, make: 'BMW', model: 'M3', primaryImage: null, price: 100_000, status: 'active' },
+    car: { id: 3, year: 2021, make: 'BMW', model: 'M3', primaryImage: null, price: 100_000, isAuction: false, status: 'active' },
     createdAt: at,
     updatedAt: at,
     ...change,

@@ -33,7 +33,8 @@ const OfferSchema = Type.Object(
         make: Type.String(),
         model: Type.String(),
         primaryImage: Nullable(Type.String()),
-        price: Type.Integer({ description: 'The asking price' }),
+        price: Type.Integer({ description: "The asking price, or an auction's starting price" }),
+        isAuction: Type.Boolean(),
         status: Type.String(),
       },
       { description: 'Extension: the car, so lists need no second request' },
@@ -53,7 +54,7 @@ const MOVES: { move: Exclude<OfferPartyMove, 'accept'>; who: string; summary: st
     move: 'counter',
     who: 'The party who did not make the amount on the table',
     summary:
-      "Counter with a new amount: the seller's between the buyer's last amount and the asking price, the buyer's between their last amount and the seller's counter (both exclusive; else 400). The turn passes and the offer's 2 escrow days start again.",
+      "Counter with a new amount: the seller's between the buyer's last amount and the asking price (an auction's reserve; on a second-chance offer, the seller's opening amount), the buyer's between their last amount and the seller's counter (both exclusive; else 400). The turn passes and the offer's 2 escrow days start again.",
   },
   { move: 'decline', who: 'The party who did not make the amount on the table', summary: 'Decline the amount on the table: the offer is closed.' },
   { move: 'withdraw', who: 'The party who made the amount on the table', summary: 'Take the amount back: the offer is closed. The other party: 403 NOT_ALLOWED.' },
