@@ -9,7 +9,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { orders, priceHistory } from '../../db/schema/index.ts';
+import { cars, orders, priceHistory } from '../../db/schema/index.ts';
 import type { SavedSearch } from '@common/api-types.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, Tabs, closeBrowserApp, collectConsoleErrors, expectNoHorizontalScroll, expectNoUnexpectedErrors, seriousViolations, startBrowserApp, usd, type Viewport } from '../helpers/browser.ts';
@@ -28,7 +28,7 @@ const tabs = new Tabs(() => browser, { timeout: 20_000 });
 
 beforeAll(async () => {
   mailbox = new TestMailbox();
-  ({ browser, t, base } = await startBrowserApp({ SMTP_URL: await mailbox.start(), ALERT_MATCH_DELAY_SECONDS: '1', JOB_POLL_SECONDS: '0.5' }));
+  ({ browser, t, base } = await startBrowserApp({ SMTP_URL: await mailbox.start(), ALERT_MATCH_DELAY_SECONDS: '1', JOB_POLL_SECONDS: '0.5', AUCTION_MIN_SECONDS: '2', AUCTION_EXTENSION_SECONDS: '1' }));
 });
 afterAll(async () => {
   await closeBrowserApp({ tabs, browser, t });
@@ -432,5 +432,39 @@ describe('sold results and price history', () => {
     } finally {
       await context.close();
     }
+  }, 60_000);
+});
+
+describe('the pricing card', () => {
+  it('offers "Make an offer" on an auction that ended below its reserve only while the car is still unsold, as the server takes offers', async () => {
+    const [seller, bidder, buyer] = await Promise.all([createUser(t), createUser(t), createUser(t)]);
+    const listed = await call('POST', '/api/cars', seller, {
+      make: 'Ferrari', model: 'Reserve Test', year: 1991, price: 50_000, mileage: 9_000, condition: 'Excellent', location: 'Monterey, CA',
+      description: 'An auction that ends within the test.', features: [], bodyStyle: 'sports',
+      auction: { endsAt: new Date(Date.now() + 3_000).toISOString(), reservePrice: 150_000 },
+    });
+    expect(listed.statusCode, listed.body).toBe(201);
+    const carId = listed.json().data.id as number;
+    expect((await call('POST', '/api/bids', bidder, { carId, amount: 60_000 })).statusCode).toBe(201);
+    await expect
+      .poll(async () => {
+        await t.app.services.auctions.close(carId).catch(() => undefined);
+        return (await call('GET', `/api/cars/${carId}`)).json().data.auction.outcome;
+      }, SETTLE)
+      .toBe('reserve_not_met');
+
+    const tab = await openTab(buyer);
+    await tab.page.goto(`${base}/car/${carId}`);
+    await tab.page.getByTestId('make-offer').waitFor(SETTLE);
+
+    // Its seller agreed a sale meanwhile (the car is pending): the server refuses offers now, so the card offers none.
+    await t.database.db.update(cars).set({ status: 'pending' }).where(eq(cars.id, carId));
+    expect((await call('POST', `/api/cars/${carId}/offers`, buyer, { amount: 70_000 })).statusCode).toBe(409);
+    await tab.page.waitForTimeout(1_100);
+    await tab.page.reload({ waitUntil: 'networkidle' });
+    await tab.page.getByTestId('car-status-notice').waitFor(SETTLE);
+    expect(await tab.page.getByTestId('car-status-notice').innerText()).toContain('Sale pending');
+    expect(await tab.page.getByTestId('make-offer').count()).toBe(0);
+    expectNoUnexpectedErrors(tab);
   }, 60_000);
 });
