@@ -1,9 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { savedSearches } from '../db/schema/index.ts';
+import { orders, savedSearchMatches, savedSearches } from '../db/schema/index.ts';
+import { LISTING_LIMITS, SEARCH_MAX_LENGTH } from '@common/listing.ts';
+import type { OrderStatus } from '@common/order-lifecycle.ts';
 import type { SavedSearch, SoldResult } from '@common/api-types.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { orderApi } from './helpers/escrow.ts';
+import { PATH_TO, orderApi } from './helpers/escrow.ts';
 import { TestMailbox, tokenFrom } from './helpers/smtp.ts';
 import { sleep, waitUntil } from './helpers/sockets.ts';
 import { createUser, type SignedInUser } from './helpers/users.ts';
@@ -16,7 +18,7 @@ let api: ReturnType<typeof orderApi>;
 
 beforeAll(async () => {
   mailbox = new TestMailbox();
-  t = await startTestApp({ SMTP_URL: await mailbox.start(), ALERT_MATCH_DELAY_SECONDS: '1', JOB_POLL_SECONDS: '0.5' });
+  t = await startTestApp({ SMTP_URL: await mailbox.start(), ALERT_MATCH_DELAY_SECONDS: '1', JOB_POLL_SECONDS: '0.5', AUCTION_MIN_SECONDS: '2', AUCTION_EXTENSION_SECONDS: '1' });
   await t.listen();
   api = orderApi(t);
 });
@@ -32,7 +34,7 @@ const notificationsOf = async (user: SignedInUser) => (await call('GET', '/api/n
 
 let listed = 0;
 /** A car listed by `seller` through the API (published unless `draft`). */
-async function list(seller: SignedInUser, fields: { make?: string; model?: string; year?: number; price?: number; bodyStyle?: string; draft?: boolean } = {}) {
+async function list(seller: SignedInUser, fields: { make?: string; model?: string; year?: number; price?: number; bodyStyle?: string; draft?: boolean; auctionEndsAt?: string } = {}) {
   listed += 1;
   const res = await call('POST', '/api/cars', seller, {
     make: fields.make ?? 'Porsche',
@@ -46,6 +48,7 @@ async function list(seller: SignedInUser, fields: { make?: string; model?: strin
     features: [],
     bodyStyle: fields.bodyStyle ?? 'coupe',
     ...(fields.draft ? { draft: true } : {}),
+    ...(fields.auctionEndsAt ? { auction: { endsAt: fields.auctionEndsAt } } : {}),
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data as { id: number; price: number };
@@ -70,21 +73,116 @@ describe('listing filters', () => {
   });
 
   it.each([
+    ['make=', 'make'],
+    [`make=${'x'.repeat(LISTING_LIMITS.make + 1)}`, 'make'],
+    ['model=', 'model'],
+    [`model=${'x'.repeat(LISTING_LIMITS.model + 1)}`, 'model'],
+    ['bodyStyle=tank', 'bodyStyle'],
+    ['bodyStyle=Coupe', 'bodyStyle'],
+    ['bodyStyle=', 'bodyStyle'],
     ['minYear=abc', 'minYear'],
     ['minYear=1800', 'minYear'],
+    ['minYear=1899', 'minYear'],
+    ['minYear=3000', 'minYear'],
+    ['minYear=2015.5', 'minYear'],
+    ['minYear=-2015', 'minYear'],
+    // Text JavaScript reads as a number: hexadecimal, an exponent, padding, a decimal point.
+    ['minYear=0x7df', 'minYear'],
+    ['minYear=2.015e3', 'minYear'],
+    ['minYear=%202015', 'minYear'],
+    ['minYear=2015.0', 'minYear'],
+    ['minYear=', 'minYear'],
+    ['maxYear=abc', 'maxYear'],
+    ['maxYear=2101', 'maxYear'],
     ['maxYear=2200', 'maxYear'],
+    ['maxYear=2015.5', 'maxYear'],
+    ['maxYear=0x7e0', 'maxYear'],
     ['minPrice=-1', 'minPrice'],
+    ['minPrice=abc', 'minPrice'],
+    ['minPrice=1.5', 'minPrice'],
+    ['minPrice=1e5', 'minPrice'],
+    ['minPrice=0x10', 'minPrice'],
+    [`minPrice=${LISTING_LIMITS.maxPrice + 1}`, 'minPrice'],
     ['maxPrice=99999999999', 'maxPrice'],
-    ['bodyStyle=tank', 'bodyStyle'],
-    [`make=${'x'.repeat(61)}`, 'make'],
-    ['model=', 'model'],
+    ['maxPrice=abc', 'maxPrice'],
+    ['maxPrice=1.5', 'maxPrice'],
+    ['maxPrice=1e6', 'maxPrice'],
+    ['maxPrice=-5', 'maxPrice'],
+    [`search=${'x'.repeat(SEARCH_MAX_LENGTH + 1)}`, 'search'],
     ['minYear=2020&maxYear=2010', 'maxYear'],
     ['minPrice=200000&maxPrice=100000', 'maxPrice'],
+    ['page=1e1', 'page'],
+    ['limit=0x5', 'limit'],
   ])('refuses %s with 400 naming %s', async (qs, field) => {
     const res = await call('GET', `/api/cars?${qs}`);
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().code).toBe('VALIDATION_FAILED');
-    expect(JSON.stringify(res.json().details)).toContain(field);
+    expect((res.json().details as { field: string }[]).map((d) => d.field)).toEqual([field]);
+  });
+
+  it('takes every bound itself, and numbers written in plain digits', async () => {
+    for (const qs of [`minYear=${LISTING_LIMITS.firstYear}&maxYear=2100`, `minPrice=0&maxPrice=${LISTING_LIMITS.maxPrice}`, 'minYear=02015', 'minYear=2015&maxYear=2015', 'minPrice=5&maxPrice=5']) {
+      const res = await call('GET', `/api/cars?${qs}`);
+      expect(res.statusCode, `${qs}: ${res.body}`).toBe(200);
+    }
+  });
+});
+
+describe('listing filters, each alone', () => {
+  // Three cars, each filter alone keeps some of them and drops the others (bounds inclusive).
+  const stamp = Date.now();
+  const make = `Solomake${stamp}`;
+  const otherMake = `Solomake${stamp}b`;
+  const alpha = `Alpha ${stamp}`;
+  const beta = `Beta ${stamp}`;
+  // Prices no other test lists, near the top of the range.
+  const P = 987_650;
+  const group = {} as Record<'a' | 'b' | 'c', { id: number }>;
+  interface ListItem {
+    id: number;
+    year: number;
+    make: string;
+    model: string;
+    price: number;
+  }
+  /** Every car the listing answers for `qs`, across its pages. */
+  async function everyCar(qs: string): Promise<ListItem[]> {
+    const found: ListItem[] = [];
+    for (let page = 1; page <= 100; page += 1) {
+      const res = await call('GET', `/api/cars?${qs}${qs ? '&' : ''}limit=50&page=${page}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const { cars, pagination } = res.json().data as { cars: ListItem[]; pagination: { pages: number } };
+      found.push(...cars);
+      if (page >= pagination.pages) break;
+    }
+    return found;
+  }
+
+  beforeAll(async () => {
+    const seller = await createUser(t);
+    group.a = await list(seller, { make, model: alpha, year: 1901, price: P, bodyStyle: 'coupe' });
+    group.b = await list(seller, { make, model: beta, year: 1902, price: P + 1, bodyStyle: 'convertible' });
+    group.c = await list(seller, { make: otherMake, model: alpha, year: 1902, price: P + 2, bodyStyle: 'coupe' });
+    // Unfiltered, all three are listed: what each filter below drops, it drops itself.
+    const all = (await everyCar('')).map((c) => c.id);
+    for (const car of Object.values(group)) expect(all).toContain(car.id);
+  });
+
+  it.each<[string, () => string, string[], (c: ListItem) => boolean]>([
+    ['make', () => `make=${make.toLowerCase()}`, ['a', 'b'], (c: ListItem) => c.make.toLowerCase() === make.toLowerCase()],
+    ['model', () => `model=${encodeURIComponent(alpha.toUpperCase())}`, ['a', 'c'], (c: ListItem) => c.model.toLowerCase() === alpha.toLowerCase()],
+    ['bodyStyle', () => 'bodyStyle=convertible', ['b'], () => true],
+    ['minYear (equal year kept)', () => 'minYear=1902', ['b', 'c'], (c: ListItem) => c.year >= 1902],
+    ['maxYear (equal year kept)', () => 'maxYear=1901', ['a'], (c: ListItem) => c.year <= 1901],
+    ['minPrice (equal price kept)', () => `minPrice=${P + 1}`, ['b', 'c'], (c: ListItem) => c.price >= P + 1],
+    ['maxPrice (equal price kept)', () => `maxPrice=${P + 1}`, ['a', 'b'], (c: ListItem) => c.price <= P + 1],
+  ])('%s alone keeps exactly the cars within it', async (_name, query, kept, within) => {
+    const found = await everyCar(query());
+    const ours = Object.entries(group)
+      .filter(([, car]) => found.some((c) => c.id === car.id))
+      .map(([key]) => key);
+    expect(ours).toEqual(kept);
+    for (const car of found) expect(within(car), `car ${car.id} (${car.year} ${car.make} ${car.model}, $${car.price})`).toBe(true);
   });
 });
 
@@ -126,6 +224,58 @@ describe('saved searches', () => {
     const res = await call('POST', '/api/saved-searches', user, body);
     expect(res.statusCode, res.body).toBe(400);
     expect(JSON.stringify(res.json().details)).toContain(field);
+  });
+  describe('PATCH', () => {
+    it.each([
+      [{ name: '' }, 'name'],
+      [{ name: '   ' }, 'name'],
+      [{ name: 'x'.repeat(81) }, 'name'],
+      [{ name: 7 }, 'name'],
+      [{ alerts: 'hourly' }, 'alerts'],
+      [{ alerts: null }, 'alerts'],
+      [{ query: { minYear: 'new' } }, 'query.minYear'],
+      [{ query: { minYear: '2015' } }, 'query.minYear'],
+      [{ query: { minYear: 1800 } }, 'query.minYear'],
+      [{ query: { maxYear: 2015.5 } }, 'query.maxYear'],
+      [{ query: { minPrice: -1 } }, 'query.minPrice'],
+      [{ query: { maxPrice: 1.5 } }, 'query.maxPrice'],
+      [{ query: { make: '' } }, 'query.make'],
+      [{ query: { model: 'x'.repeat(LISTING_LIMITS.model + 1) } }, 'query.model'],
+      [{ query: { bodyStyle: 'tank' } }, 'query.bodyStyle'],
+      [{ query: { search: 'x'.repeat(SEARCH_MAX_LENGTH + 1) } }, 'query.search'],
+      [{ query: { auctionsOnly: 'yes' } }, 'query.auctionsOnly'],
+      [{ query: { colour: 'red' } }, 'query.colour'],
+      [{ query: { minYear: 2020, maxYear: 2010 } }, 'query.maxYear'],
+      [{ query: { minPrice: 5, maxPrice: 1 } }, 'query.maxPrice'],
+      [{ query: 'make=Porsche' }, 'query'],
+      [{ colour: 'red' }, 'colour'],
+    ])('refuses %j with 400 naming %s, and changes nothing', async (body, field) => {
+      const user = await createUser(t);
+      const search: SavedSearch = (await save(user, { make: 'Porsche', minYear: 2015 })).json().data;
+      const res = await call('PATCH', `/api/saved-searches/${search.id}`, user, body);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().code).toBe('VALIDATION_FAILED');
+      expect((res.json().details as { field: string }[]).map((d) => d.field)).toEqual([field]);
+      expect((await call('GET', '/api/saved-searches', user)).json().data.searches).toEqual([search]);
+    });
+
+    it('refuses an empty edit with a sentence that says what to send', async () => {
+      const user = await createUser(t);
+      const search: SavedSearch = (await save(user, {})).json().data;
+      const res = await call('PATCH', `/api/saved-searches/${search.id}`, user, {});
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().details).toEqual([{ field: 'body', message: 'Send at least one of name, query or alerts to change' }]);
+    });
+
+    it('replaces the whole query: criteria left out are dropped', async () => {
+      const user = await createUser(t);
+      const search: SavedSearch = (await save(user, { make: 'Porsche', minYear: 2015, maxPrice: 150_000 })).json().data;
+      const res = await call('PATCH', `/api/saved-searches/${search.id}`, user, { query: { model: 'Cayman', auctionsOnly: true } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data).toEqual({ ...search, query: { model: 'Cayman', auctionsOnly: true } });
+      const [row] = await t.database.db.select().from(savedSearches).where(eq(savedSearches.id, search.id));
+      expect(row).toMatchObject({ make: null, model: 'cayman', minYear: null, maxPrice: null, auctionsOnly: true });
+    });
   });
 });
 
@@ -180,6 +330,8 @@ describe('alerts', () => {
     expect((await call('PATCH', `/api/cars/${car.id}`, seller, { price: 135_000 })).statusCode).toBe(200);
     expect((await call('PATCH', `/api/cars/${car.id}`, seller, { price: 125_000 })).statusCode).toBe(200);
     await mailbox.waitFor((m) => m.to.includes(buyer.email) && m.subject.includes('dropped to $125,000'));
+    // The instant search's notification says so too, beside the email.
+    await waitUntil(async () => (await notificationsOf(buyer)).some((n) => n.carId === car.id && n.message.includes('dropped to $125,000')), 5_000, 'the price-drop notification');
     // Listed and withdrawn within a second: nobody hears of it.
     const gone = await list(seller, { model, price: 110_000 });
     expect((await t.app.inject({ method: 'DELETE', url: `/api/cars/${gone.id}`, headers: seller.auth })).statusCode).toBe(200);
@@ -187,6 +339,34 @@ describe('alerts', () => {
     expect(mailbox.to(buyer.email)).toHaveLength(2);
     expect(mailbox.to(seller.email)).toHaveLength(0);
     expect((await notificationsOf(buyer)).filter((n) => n.carId === gone.id)).toHaveLength(0);
+    // One notification for the listing and one for the drop; none for the rise, none to the seller.
+    const told = (await notificationsOf(buyer)).filter((n) => n.carId === car.id).map((n) => `${n.title} | ${n.message}`);
+    expect(told.sort()).toEqual([
+      `New match: Porsche 911 from 2015 | The 2018 Porsche ${model} dropped to $125,000.`,
+      `New match: Porsche 911 from 2015 | The 2018 Porsche ${model} was just listed at $130,000.`,
+    ]);
+    expect((await notificationsOf(seller)).filter((n) => n.carId === car.id && n.title.startsWith('New match'))).toHaveLength(0);
+  });
+
+  it('matches with the query a PATCH set: the old criteria alert no more, the new ones do', async () => {
+    const [buyer, seller] = await Promise.all([createUser(t), createUser(t)]);
+    const [before, after] = [`Patched from ${Date.now()}`, `Patched to ${Date.now()}`];
+    const search: SavedSearch = (await save(buyer, { model: before }, 'instant', 'Changing search')).json().data;
+    const edited = await call('PATCH', `/api/saved-searches/${search.id}`, buyer, { query: { model: after, maxPrice: 100_000 } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const old = await list(seller, { model: before, price: 90_000 });
+    const tooDear = await list(seller, { model: after, price: 100_001 });
+    const wanted = await list(seller, { model: after, price: 100_000 });
+    const mail = await mailbox.waitFor((m) => m.to.includes(buyer.email));
+    expect(mail.body).toContain(`/car/${wanted.id}`);
+    await waitUntil(async () => (await notificationsOf(buyer)).some((n) => n.carId === wanted.id), 5_000, 'the new criteria\'s notification');
+    // The three were matched together (one delay): give the other two the same time again.
+    await sleep(2_000);
+    expect(mailbox.to(buyer.email)).toHaveLength(1);
+    expect((await notificationsOf(buyer)).map((n) => n.carId)).toEqual([wanted.id]);
+    const matches = await t.database.db.select({ carId: savedSearchMatches.carId }).from(savedSearchMatches).where(eq(savedSearchMatches.searchId, search.id));
+    expect(matches.map((m) => m.carId)).toEqual([wanted.id]);
+    for (const carId of [old.id, tooDear.id]) expect(mailbox.to(buyer.email).some((m) => new RegExp(`/car/${carId}\\b`).test(m.body)), `car ${carId}`).toBe(false);
   });
 
   it('gathers daily matches into one digest email per search', async () => {
@@ -220,6 +400,22 @@ describe('price history', () => {
     expect((await call('GET', `/api/cars/${draft.id}/price-history`)).statusCode).toBe(404);
     expect((await call('GET', `/api/cars/${draft.id}/price-history`, seller)).json().data.points).toEqual([]);
     expect((await call('GET', '/api/cars/999999999/price-history')).statusCode).toBe(404);
+  });
+
+  it('gives a draft its first point when it is published, at the price it is published at, not when drafted', async () => {
+    const seller = await createUser(t);
+    const draft = await list(seller, { draft: true, price: 100_000 });
+    // Repriced while still a draft: no point either.
+    expect((await call('PATCH', `/api/cars/${draft.id}`, seller, { price: 97_000 })).statusCode).toBe(200);
+    expect((await call('GET', `/api/cars/${draft.id}/price-history`, seller)).json().data.points).toEqual([]);
+    await sleep(1_500);
+    const publishedFrom = Date.now();
+    const published = await call('POST', `/api/cars/${draft.id}/publish`, seller);
+    expect(published.statusCode, published.body).toBe(200);
+    const points = (await call('GET', `/api/cars/${draft.id}/price-history`)).json().data.points as { price: number; at: string }[];
+    expect(points.map((p) => p.price)).toEqual([97_000]);
+    // Stamped at publication, 1.5 s after the draft was made (the database's clock is this machine's).
+    expect(Date.parse(points[0]!.at)).toBeGreaterThanOrEqual(publishedFrom - 250);
   });
 });
 
@@ -255,5 +451,76 @@ describe('sold results', () => {
     expect(valuation.basis).toBe('comparables');
     expect(valuation.comparables).toContainEqual(expect.objectContaining({ carId: car.id, source: 'sale', price: 150_000, soldAt: results[0]!.soldAt }));
     expect(valuation.comparables).toContainEqual(expect.objectContaining({ carId: similar[1]!.id, source: 'listing', soldAt: null }));
+  });
+  it('leaves out orders not released, tells auction, offer and buy-now sales apart, newest first, and filters by model exactly', async () => {
+    const [buyer, seller, bidder] = await Promise.all([createUser(t), createUser(t), createUser(t)]);
+    const make = `Resultmake${Date.now()}`;
+    const resultsFor = async (qs: string) => {
+      const res = await call('GET', `/api/results?make=${make}${qs}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as { results: SoldResult[]; pagination: { total: number } };
+    };
+    const driveTo = async (orderId: number, buyerOf: SignedInUser, status: OrderStatus | 'released') => {
+      const steps = status === 'released' ? [...PATH_TO.inspection!, { action: 'accept', by: 'buyer' as const }] : PATH_TO[status]!;
+      for (const step of steps) {
+        const res = await api.act(step.by === 'buyer' ? buyerOf : seller, orderId, step.action, step.body ?? {});
+        expect(res.statusCode, `${step.action}: ${res.body}`).toBe(200);
+      }
+      await waitUntil(async () => (await api.get(buyerOf, orderId)).json().data.status === status, 10_000, `order ${orderId} ${status}`);
+    };
+
+    // The auction first, so its two seconds run while the other orders are made.
+    const auctioned = await list(seller, { make, model: 'GT2', price: 90_000, auctionEndsAt: new Date(Date.now() + 2_500).toISOString() });
+    const bid = await call('POST', '/api/bids', bidder, { carId: auctioned.id, amount: 90_000 });
+    expect(bid.statusCode, bid.body).toBe(201);
+
+    // Orders in every state short of released: none is a result.
+    for (const status of ['awaiting_payment', 'funded', 'in_transit', 'inspection', 'disputed', 'cancelled'] as const) {
+      const car = await list(seller, { make, model: 'GT3', price: 100_000 });
+      const placed = await api.place(buyer, car);
+      expect(placed.statusCode, placed.body).toBe(201);
+      await driveTo(placed.json().data.id, buyer, status);
+    }
+    expect(await resultsFor('')).toMatchObject({ results: [], pagination: { total: 0 } });
+
+    // Bought at the asking price.
+    const bought = await list(seller, { make, model: 'GT3', price: 150_000 });
+    const boughtOrder = (await api.place(buyer, bought)).json().data;
+    await driveTo(boughtOrder.id, buyer, 'released');
+    // An accepted offer.
+    const offered = await list(seller, { make, model: 'GT3 RS', price: 120_000 });
+    const offer = await call('POST', `/api/cars/${offered.id}/offers`, buyer, { amount: 110_000 });
+    expect(offer.statusCode, offer.body).toBe(201);
+    const accepted = await call('POST', `/api/offers/${offer.json().data.id}/accept`, seller);
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    await driveTo(accepted.json().data.id, buyer, 'released');
+    // Won at auction: the close makes the winner's order.
+    let wonOrderId = 0;
+    await waitUntil(
+      async () => {
+        const [row] = await t.database.db.select({ id: orders.id }).from(orders).where(and(eq(orders.carId, auctioned.id), eq(orders.buyerId, bidder.id)));
+        wonOrderId = row?.id ?? 0;
+        return wonOrderId > 0;
+      },
+      15_000,
+      'the auction to close with a winner',
+    );
+    await driveTo(wonOrderId, bidder, 'released');
+
+    const { results, pagination } = await resultsFor('');
+    expect(results.map((r) => [r.carId, r.model, r.soldPrice, r.via])).toEqual([
+      [auctioned.id, 'GT2', 90_000, 'auction'],
+      [offered.id, 'GT3 RS', 110_000, 'offer'],
+      [bought.id, 'GT3', 150_000, 'buy_now'],
+    ]);
+    expect(pagination.total).toBe(3);
+    const soldAt = results.map((r) => Date.parse(r.soldAt));
+    expect(soldAt).toEqual([...soldAt].sort((a, b) => b - a));
+    // The model matches exactly, case aside: GT3 is not GT3 RS, and the unreleased GT3s stay out.
+    expect((await resultsFor('&model=gt3')).results.map((r) => r.carId)).toEqual([bought.id]);
+    expect((await resultsFor('&model=GT3%20rs')).results.map((r) => r.carId)).toEqual([offered.id]);
+    expect((await resultsFor('&model=GT')).results).toEqual([]);
+    // Pages keep the order.
+    expect((await resultsFor('&limit=1&page=2')).results.map((r) => r.carId)).toEqual([offered.id]);
   });
 });
