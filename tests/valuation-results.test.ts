@@ -17,7 +17,8 @@ let t: TestApp;
 let api: ReturnType<typeof orderApi>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // The car pages are drawn on the server too: what they say about sales is in their first HTML.
+  t = await startTestApp({ SERVE_CLIENT: 'true' });
   api = orderApi(t);
 });
 afterAll(async () => {
@@ -105,6 +106,19 @@ describe('recent sales in the market value', () => {
     expect(valuation.comparables.map((c) => c.carId)).not.toContain(old.id);
     // The old sale is still a result (the window is the estimate's, not the record's).
     expect(((await call('GET', `/api/results?carId=${old.id}`)).json().data.results as SoldResult[]).map((r) => r.soldPrice)).toEqual([90_000]);
+  });
+
+  it('names the sale in the car page the server draws, and the sold car\'s page links to its own result there', async () => {
+    const page = await call('GET', `/car/${subject.id}`);
+    expect(page.statusCode).toBe(200);
+    const sales = /<section[^>]*data-testid="market-sales"[^>]*>([\s\S]*?)<\/section>/.exec(page.body)?.[1] ?? '';
+    expect(sales).toContain(`href="/results?carId=${recent.id}"`);
+    expect(sales).not.toContain(`carId=${old.id}"`);
+    const soldPage = await call('GET', `/car/${recent.id}`);
+    expect(soldPage.statusCode).toBe(200);
+    const note = /<section[^>]*data-testid="car-sale"[^>]*>([\s\S]*?)<\/section>/.exec(soldPage.body)?.[1] ?? '';
+    expect(note).toContain('$150,000');
+    expect(note).toContain(`href="/results?carId=${recent.id}"`);
   });
 
   it('drops a sale once it is older than the window, and keeps it until then', async () => {

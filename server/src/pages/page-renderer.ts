@@ -67,10 +67,10 @@ export async function loadServerEntry(file: string): Promise<ServerEntry | null>
 /**
  * Answer fields that change on every read without changing the page: the server's clock
  * (sent fresh in every page's data, and only read by the app's countdowns, which the browser
- * redraws at once anyway).
+ * redraws at once anyway) and when a valuation was worked out (never shown).
  */
 function withoutVolatileFields(key: string, value: unknown): unknown {
-  return key === 'serverTime' ? undefined : value;
+  return key === 'serverTime' || key === 'computedAt' ? undefined : value;
 }
 
 export class PageRenderer {

@@ -18,11 +18,11 @@ export {
   type FilterKey,
 } from './lib/criteria.ts';
 
-import { priceHistoryPath, resultsPagePath } from './api/market-api.ts';
+import { priceHistoryPath, resultsPagePath, saleOfPath } from './api/market-api.ts';
 import { parseResultsQuery } from './lib/results-query.ts';
 
 export { modelResultsPath, soldResultPath } from './lib/results-query.ts';
 
-export { priceHistoryPath };
+export { priceHistoryPath, saleOfPath };
 /** The request the sold results' first screen is drawn from, for the page's search parameters. */
 export const resultsPageRequest = (params: URLSearchParams): string => resultsPagePath(parseResultsQuery(params));

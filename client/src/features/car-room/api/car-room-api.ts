@@ -22,12 +22,16 @@ export interface Valuation {
   high: number | null;
   basis: 'comparables' | 'reference' | null;
   marketValue: number | null;
-  comparables: { carId: number; year: number; mileage: number; price: number; source: 'listing' | 'sale'; adjustedPrice: number }[];
+  /** A sale's `soldAt`: the date of its result on `/results`. */
+  comparables: { carId: number; year: number; mileage: number; price: number; source: 'listing' | 'sale'; adjustedPrice: number; soldAt?: string | null }[];
   computedAt: string;
 }
 
+/** `GET /api/cars/:id/valuation`, as a server-drawn car page keys its answer. */
+export const valuationPath = (carId: number) => `/api/cars/${carId}/valuation`;
+
 export function getValuation(carId: number, signal?: AbortSignal): Promise<Valuation> {
-  return api.get<Valuation>(`/api/cars/${carId}/valuation`, { signal });
+  return api.get<Valuation>(valuationPath(carId), { signal });
 }
 
 /** Oldest first: the latest `limit` messages, or those after message `after`. */

@@ -5,15 +5,11 @@ import { isAbortError } from '../../../lib/api-client.ts';
 import { usePageData } from '../../../lib/page-data.tsx';
 import { formatDate } from '../../../lib/relative-time.ts';
 import { modelResultsPath, soldResultPath } from '../../market/index.ts';
-import { getValuation, type CarDetail, type Valuation } from '../api/car-room-api.ts';
+import { getValuation, valuationPath, type CarDetail, type Valuation } from '../api/car-room-api.ts';
 
 /** Recent sales named under the estimate, newest first; the rest are counted. */
 const SALES_SHOWN = 3;
 
-/** The valuation answer with each sale's date (`GET /api/cars/:id/valuation`, comparables' `soldAt`). */
-type ValuationWithSales = Omit<Valuation, 'comparables'> & {
-  comparables: (Valuation['comparables'][number] & { soldAt?: string | null })[];
-};
 
 interface SaleUsed {
   carId: number;
@@ -22,11 +18,9 @@ interface SaleUsed {
   soldAt: string;
 }
 
-/** `GET /api/cars/:id/valuation`, as a server-drawn page keys its answer. */
-export const valuationPath = (carId: number) => `/api/cars/${carId}/valuation`;
 
 /** The sales among the comparables, newest first. */
-export function salesUsed(valuation: ValuationWithSales): SaleUsed[] {
+export function salesUsed(valuation: Valuation): SaleUsed[] {
   return valuation.comparables
     .flatMap((c) => (c.source === 'sale' && c.soldAt ? [{ carId: c.carId, year: c.year, price: c.price, soldAt: c.soldAt }] : []))
     .sort((a, b) => Date.parse(b.soldAt) - Date.parse(a.soldAt) || b.carId - a.carId);
@@ -117,10 +111,10 @@ function SalesUsed({ sales, make, model }: { sales: SaleUsed[]; make: string; mo
  * server drew with the valuation's answer shows it from the first render (no shift, no second
  * read).
  */
-function useValuation(carId: number, marketValue: number | null): ValuationWithSales | null {
+function useValuation(carId: number, marketValue: number | null): Valuation | null {
   const key = `${carId}:${marketValue}`;
-  const fromPage = usePageData<ValuationWithSales>(marketValue === null ? null : valuationPath(carId));
-  const [loaded, setLoaded] = useState<{ key: string; valuation: ValuationWithSales } | null>(() => (fromPage ? { key, valuation: fromPage } : null));
+  const fromPage = usePageData<Valuation>(marketValue === null ? null : valuationPath(carId));
+  const [loaded, setLoaded] = useState<{ key: string; valuation: Valuation } | null>(() => (fromPage ? { key, valuation: fromPage } : null));
   const servedByPage = useRef(fromPage ? key : null);
   useEffect(() => {
     if (marketValue === null) return;
