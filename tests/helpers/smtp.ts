@@ -41,7 +41,7 @@ export class TestMailbox {
           const headers = (raw.split(/\r?\n\r?\n/)[0] ?? '').replace(/\r?\n[ \t]+/g, ' ');
           const mail: ReceivedMail = {
             to: session.envelope.rcptTo.map((r) => r.address),
-            subject: /^Subject: (.*)$/m.exec(headers)?.[1]?.trim() ?? '',
+            subject: decodeEncodedWords(/^Subject: (.*)$/m.exec(headers)?.[1]?.trim() ?? ''),
             headers,
             body,
             links: [...new Set(body.match(/https?:\/\/[^\s"<>]+/g) ?? [])],
@@ -81,6 +81,14 @@ export class TestMailbox {
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** A header's RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`), as a mail client shows them. */
+function decodeEncodedWords(header: string): string {
+  const decodeQ = (text: string) => decodeURIComponent(text.replace(/_/g, ' ').replace(/%/g, '%25').replace(/=([0-9A-F]{2})/gi, '%$1'));
+  return header
+    .replace(/\?=\s+=\?/g, '?==?') // the space between two encoded words is not part of the text
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, encoding: string, text: string) => (encoding.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQ(text)));
 }
 
 function decodeQuotedPrintable(text: string): string {

@@ -81,9 +81,10 @@ function listingConditions(query: ListingQuery): SQL[] {
 /** The conditions of a search's criteria on `cars` (make, model, body, ranges, free text). */
 export function criteriaConditions(query: ListingCriteria): SQL[] {
   const conditions: SQL[] = [];
-  // Make and model compare case-insensitively, through the expression index on lower(make), lower(model).
-  if (query.make !== undefined) conditions.push(sql`lower(${cars.make}) = ${query.make.toLowerCase()}`);
-  if (query.model !== undefined) conditions.push(sql`lower(${cars.model}) = ${query.model.toLowerCase()}`);
+  // Make and model compare case-insensitively, through the expression index on lower(make), lower(model):
+  // both sides lowered by the database, whose case rules differ from JavaScript's outside ASCII (final sigma).
+  if (query.make !== undefined) conditions.push(sql`lower(${cars.make}) = lower(${query.make})`);
+  if (query.model !== undefined) conditions.push(sql`lower(${cars.model}) = lower(${query.model})`);
   if (query.bodyStyle !== undefined) conditions.push(eq(cars.bodyStyle, query.bodyStyle));
   if (query.minYear !== undefined) conditions.push(gte(cars.year, query.minYear));
   if (query.maxYear !== undefined) conditions.push(lte(cars.year, query.maxYear));

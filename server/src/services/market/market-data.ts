@@ -33,8 +33,8 @@ export class MarketData {
   async results(query: { carId?: number; make?: string; model?: string; page: number; limit: number }): Promise<{ results: SoldResult[]; pagination: Pagination }> {
     const conditions: SQL[] = [eq(orders.status, 'released')];
     if (query.carId !== undefined) conditions.push(eq(cars.id, query.carId));
-    if (query.make !== undefined) conditions.push(sql`lower(${cars.make}) = ${query.make.toLowerCase()}`);
-    if (query.model !== undefined) conditions.push(sql`lower(${cars.model}) = ${query.model.toLowerCase()}`);
+    if (query.make !== undefined) conditions.push(sql`lower(${cars.make}) = lower(${query.make})`);
+    if (query.model !== undefined) conditions.push(sql`lower(${cars.model}) = lower(${query.model})`);
     const where = and(...conditions);
     const [rows, [total]] = await Promise.all([
       this.db

@@ -56,9 +56,9 @@ const toSavedSearch = (row: SearchRow): SavedSearch => ({
 function matchColumns(query: SavedSearchQuery) {
   const { years, words } = parseSearch(query.search);
   return {
-    // Compared as the listing compares them: case-insensitively.
-    make: query.make?.toLowerCase() ?? null,
-    model: query.model?.toLowerCase() ?? null,
+    // Compared as the listing compares them: lowered by the database, on both sides.
+    make: query.make === undefined ? null : sql<string>`lower(${query.make})`,
+    model: query.model === undefined ? null : sql<string>`lower(${query.model})`,
     bodyStyle: query.bodyStyle ?? null,
     minYear: query.minYear ?? null,
     maxYear: query.maxYear ?? null,
@@ -326,16 +326,14 @@ async function matchingSearches(
   car: { id: number; make: string; model: string; year: number; price: number; bodyStyle: string; searchText: string; liveAuction: boolean; sellerUserId: number | null },
   reason: MatchReason,
 ): Promise<MatchedSearch[]> {
-  const make = car.make.toLowerCase();
-  const model = car.model.toLowerCase();
   const result = await tx.execute<{ search_id: number; user_id: number; name: string; alerts: SavedSearchAlerts; email: string; user_name: string }>(sql`
     with matched as (
       select s.id, s.user_id, s.name, s.alerts
       from saved_searches s
       where s.alerts <> 'off'
         and s.user_id is distinct from ${car.sellerUserId}
-        and (s.make is null or s.make = ${make})
-        and (s.model is null or s.model = ${model})
+        and (s.make is null or s.make = lower(${car.make}))
+        and (s.model is null or s.model = lower(${car.model}))
         and (s.body_style is null or s.body_style = ${car.bodyStyle})
         and (s.min_year is null or s.min_year <= ${car.year})
         and (s.max_year is null or s.max_year >= ${car.year})
