@@ -86,6 +86,18 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect(await alertsOf(search.id)).toBe('instant');
   });
 
+  it.each([
+    ['a body that is not multipart at all', ' '],
+    ['a part cut short', '--zz\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Cl'],
+    ['a part without its header', '--zz\r\n\r\nOne-Click\r\n--zz--\r\n'],
+  ])('answers a broken multipart body (%s) with 400 and changes nothing', async (_, body) => {
+    const search = await instantSearch();
+    const res = await fetch(search.oneClickUrl, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=zz' }, body });
+    expect(res.status, await res.clone().text()).toBe(400);
+    expect((await res.json()).code).toMatch(/^(INVALID_BODY|VALIDATION_FAILED)$/);
+    expect(await alertsOf(search.id)).toBe('instant');
+  });
+
   it('sends a browser that opens the URL to the page that asks first, and changes nothing', async () => {
     const search = await instantSearch();
     const res = await fetch(search.oneClickUrl, { redirect: 'manual' });

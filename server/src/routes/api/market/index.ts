@@ -1,13 +1,14 @@
 import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { isStaff } from '@common/back-office.ts';
 import { DEFAULT_PAGE_SIZE } from '@common/listing.ts';
 import { SALE_ROUTES, SAVED_SEARCH_ALERTS, SAVED_SEARCH_LIMIT } from '@common/market-data.ts';
 import { Nullable } from '@common/schemas/kit.ts';
 import { NewSavedSearchSchema, ResultsQuerySchema, SavedSearchEditSchema, SavedSearchQuerySchema, UnsubscribeSchema } from '@common/schemas/discovery.ts';
 import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
-import { validationFailed } from '../../../lib/errors.ts';
+import { AppError, validationFailed } from '../../../lib/errors.ts';
 import { PaginationSchema } from '../cars/schemas.ts';
 import { IdParam, pathId } from '../shared-schemas.ts';
 
@@ -120,7 +121,10 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
     unsubscribe.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1_024 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
-    await unsubscribe.register(multipart, { attachFieldsToBody: 'keyValues', limits: { files: 0, fields: 5, fieldSize: 200, parts: 5, headerPairs: 20 } });
+    await unsubscribe.register(multipart, { limits: { files: 0, fields: 5, fieldSize: 200, parts: 5, headerPairs: 20 } });
+    unsubscribe.addHook('preValidation', async (request) => {
+      if (request.isMultipart()) request.body = await multipartFields(request);
+    });
     // A mail client or a person that opens the header's URL (a GET) sees the page that asks first:
     // only the POST changes anything, so a link scanner unsubscribes nobody.
     unsubscribe.withTypeProvider<TypeBoxTypeProvider>().get(
@@ -189,3 +193,22 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 export default marketRoutes;
+
+/**
+ * A multipart/form-data body's fields (a one-click unsubscribe's form). The parser's own errors on
+ * a broken body ("Unexpected end of form", a malformed part header) carry no status: they are the
+ * client's body, not our failure, so they answer 400; its limits (a file, too many fields) keep
+ * their own status.
+ */
+async function multipartFields(request: FastifyRequest): Promise<Record<string, string>> {
+  const fields: Record<string, string> = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') fields[part.fieldname] = String(part.value);
+    }
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode) throw error;
+    throw new AppError(400, 'INVALID_BODY', 'The form is not a complete multipart/form-data body', [{ field: 'body', message: 'the form was cut short or malformed' }]);
+  }
+  return fields;
+}
