@@ -17,8 +17,7 @@ import { createUser, type SignedInUser } from './helpers/users.ts';
 let t: TestApp;
 let seller: SignedInUser;
 let bidders: SignedInUser[];
-/** An anonymous viewer who joins each run's car, and every event it received, by car. */
-let viewer: ClientSocket;
+/** Every event the anonymous viewer of each run's car received, by car. */
 const events = new Map<number, { event: string; json: string }[]>();
 
 beforeAll(async () => {
@@ -26,16 +25,25 @@ beforeAll(async () => {
   await t.listen();
   seller = await createUser(t);
   bidders = await Promise.all(Array.from({ length: 5 }, (_, i) => createUser(t, { name: `Bidder ${i}` })));
-  viewer = await connectSocket(t.url);
-  viewer.onAny((event: string, payload: { carId?: unknown } | undefined) => {
-    const carId = typeof payload?.carId === 'number' ? payload.carId : -1;
-    events.set(carId, [...(events.get(carId) ?? []), { event, json: JSON.stringify(payload) }]);
-  });
 });
 afterAll(async () => {
-  viewer?.close();
   await t?.close();
 });
+
+/**
+ * An anonymous viewer of one run's car, recording what it receives. One per run: runs of one
+ * step take a few milliseconds, and one socket joining and leaving car after car soon meets the
+ * server's per-socket event rate limit, as any client would.
+ */
+async function watch(carId: number): Promise<ClientSocket> {
+  const viewer = await connectSocket(t.url);
+  viewer.onAny((event: string, payload: { carId?: unknown } | undefined) => {
+    const about = typeof payload?.carId === 'number' ? payload.carId : -1;
+    events.set(about, [...(events.get(about) ?? []), { event, json: JSON.stringify(payload) }]);
+  });
+  expect(await emitAck(viewer, 'car:join', { carId })).toMatchObject({ ok: true });
+  return viewer;
+}
 
 /** The leader's maximum while no recorded bid, nor the car's price, has that amount (so any sight of it is a leak). */
 function unspentMax(model: ProxyModel): number | null {
@@ -88,65 +96,69 @@ describe('proxy bids against a model of the contract', () => {
       fc.asyncProperty(fc.integer({ min: 30_000, max: 180_000 }), scenario, async (price, steps) => {
         const car = await createListing(t, seller, { price });
         const model = new ProxyModel(car.price);
-        expect(await emitAck(viewer, 'car:join', { carId: car.id })).toMatchObject({ ok: true });
-        const placedEvents = () => (events.get(car.id) ?? []).filter((e) => e.event === 'bid:placed').length;
-        for (const s of steps) {
-          const who = bidders[s.bidder]!;
-          const amount = s.above === -1 ? model.minimum - 1 : model.minimum + s.above * 250;
-          const leaderMax = model.leader === null ? amount : model.maxOf(model.leader)!;
-          const maxAmount = s.max === null ? undefined : s.max === 'tie' ? Math.max(amount, leaderMax) : s.max === -1 ? amount - 1 : amount + s.max;
-          const expected = model.place(who.id, amount, maxAmount);
-          const res = await t.app.inject({
-            method: 'POST',
-            url: '/api/bids',
-            headers: who.auth,
-            payload: { carId: car.id, amount, ...(maxAmount !== undefined ? { maxAmount } : {}) },
-          });
-          const body = res.json();
-          if (!expected.ok) {
-            expect([res.statusCode, body.code], res.body).toEqual([expected.status, expected.code]);
-          } else {
-            expect(res.statusCode, res.body).toBe(201);
-            const own = expected.recorded.find((b) => b.userId === who.id && !b.auto)!;
-            expect(body.data).toMatchObject({
-              bid: { userId: who.id, amount: own.amount, auto: false },
-              car: { currentBids: model.bids.length, highestBid: model.highestBid },
-              maxAmount: expected.maxAmount,
-              leading: expected.leading,
+        const viewer = await watch(car.id);
+        try {
+          const placedEvents = () => (events.get(car.id) ?? []).filter((e) => e.event === 'bid:placed').length;
+          for (const s of steps) {
+            const who = bidders[s.bidder]!;
+            const amount = s.above === -1 ? model.minimum - 1 : model.minimum + s.above * 250;
+            const leaderMax = model.leader === null ? amount : model.maxOf(model.leader)!;
+            const maxAmount = s.max === null ? undefined : s.max === 'tie' ? Math.max(amount, leaderMax) : s.max === -1 ? amount - 1 : amount + s.max;
+            const expected = model.place(who.id, amount, maxAmount);
+            const res = await t.app.inject({
+              method: 'POST',
+              url: '/api/bids',
+              headers: who.auth,
+              payload: { carId: car.id, amount, ...(maxAmount !== undefined ? { maxAmount } : {}) },
             });
-          }
-          const [detail, history] = await Promise.all([
-            t.app.inject({ method: 'GET', url: `/api/cars/${car.id}` }),
-            t.app.inject({ method: 'GET', url: `/api/bids/car/${car.id}` }),
-          ]);
-          expect(detail.json().data).toMatchObject({ currentBids: model.bids.length, highestBid: model.highestBid });
-          const recorded = (history.json().data.bids as { userId: number; amount: number; auto: boolean }[]).reverse();
-          expect(recorded.map((b) => [b.userId, b.amount, b.auto])).toEqual(model.bids.map((b) => [b.userId, b.amount, b.auto]));
-          // The leader (largest maximum, earliest on ties) holds the last recorded bid.
-          if (model.leader !== null) expect(recorded.at(-1)!.userId).toBe(model.leader);
-          // Manual amounts strictly increase; an amount repeats only as a tie's automatic answer.
-          const manual = recorded.filter((b) => !b.auto).map((b) => b.amount);
-          expect(manual).toEqual([...new Set(manual)].sort((a, b) => a - b));
-          for (let i = 1; i < recorded.length; i += 1) {
-            if (recorded[i]!.amount === recorded[i - 1]!.amount) expect([recorded[i - 1]!.auto, recorded[i]!.auto]).toEqual([false, true]);
-          }
-          // No maximum in public answers: the field never, and the leader's unspent maximum never.
-          const unspent = unspentMax(model);
-          for (const text of [detail.body, history.body]) {
-            expect(text).not.toMatch(/maxAmount/);
-            if (unspent !== null) {
-              expect(text).not.toContain(`"amount":${unspent}`);
-              expect(text).not.toContain(`Bid":${unspent}`);
+            const body = res.json();
+            if (!expected.ok) {
+              expect([res.statusCode, body.code], res.body).toEqual([expected.status, expected.code]);
+            } else {
+              expect(res.statusCode, res.body).toBe(201);
+              const own = expected.recorded.find((b) => b.userId === who.id && !b.auto)!;
+              expect(body.data).toMatchObject({
+                bid: { userId: who.id, amount: own.amount, auto: false },
+                car: { currentBids: model.bids.length, highestBid: model.highestBid },
+                maxAmount: expected.maxAmount,
+                leading: expected.leading,
+              });
             }
+            const [detail, history] = await Promise.all([
+              t.app.inject({ method: 'GET', url: `/api/cars/${car.id}` }),
+              t.app.inject({ method: 'GET', url: `/api/bids/car/${car.id}` }),
+            ]);
+            expect(detail.json().data).toMatchObject({ currentBids: model.bids.length, highestBid: model.highestBid });
+            const recorded = (history.json().data.bids as { userId: number; amount: number; auto: boolean }[]).reverse();
+            expect(recorded.map((b) => [b.userId, b.amount, b.auto])).toEqual(model.bids.map((b) => [b.userId, b.amount, b.auto]));
+            // The leader (largest maximum, earliest on ties) holds the last recorded bid.
+            if (model.leader !== null) expect(recorded.at(-1)!.userId).toBe(model.leader);
+            // Manual amounts strictly increase; an amount repeats only as a tie's automatic answer.
+            const manual = recorded.filter((b) => !b.auto).map((b) => b.amount);
+            expect(manual).toEqual([...new Set(manual)].sort((a, b) => a - b));
+            for (let i = 1; i < recorded.length; i += 1) {
+              if (recorded[i]!.amount === recorded[i - 1]!.amount) expect([recorded[i - 1]!.auto, recorded[i]!.auto]).toEqual([false, true]);
+            }
+            // No maximum in public answers: the field never, and the leader's unspent maximum never.
+            const unspent = unspentMax(model);
+            for (const text of [detail.body, history.body]) {
+              expect(text).not.toMatch(/maxAmount/);
+              if (unspent !== null) {
+                expect(text).not.toContain(`"amount":${unspent}`);
+                expect(text).not.toContain(`Bid":${unspent}`);
+              }
+            }
+            // Nor in the events: every recorded bid pushed to the viewer, none carrying a maximum.
+            await waitUntil(() => placedEvents() === model.bids.length, 5_000, `${model.bids.length} bid:placed events`);
+            expectNoMaxInEvents(car.id, unspent);
           }
-          // Nor in the events: every recorded bid pushed to the viewer, none carrying a maximum.
-          await waitUntil(() => placedEvents() === model.bids.length, 5_000, `${model.bids.length} bid:placed events`);
-          expectNoMaxInEvents(car.id, unspent);
+          expect(await emitAck(viewer, 'car:leave', { carId: car.id })).toMatchObject({ ok: true });
+          // Whatever else arrived for the car by now (chat lines follow their bids) carries no maximum either.
+          expectNoMaxInEvents(car.id, unspentMax(model));
+          expect(placedEvents()).toBe(model.bids.length);
+        } finally {
+          viewer.close();
         }
-        expect(await emitAck(viewer, 'car:leave', { carId: car.id })).toMatchObject({ ok: true });
-        // Whatever else arrived for the car by now (chat lines follow their bids) carries no maximum either.
-        expectNoMaxInEvents(car.id, unspentMax(model));
-        expect(placedEvents()).toBe(model.bids.length);
       }),
       { numRuns: Number(process.env.PROXY_RUNS ?? 25) },
     );
