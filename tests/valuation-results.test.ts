@@ -136,6 +136,40 @@ describe('recent sales in the market value', () => {
   });
 });
 
+describe('a sale that grows too old', () => {
+  it('is dropped from the stored market values around it by the daily age-out, queued at start for 03:00 UTC', async () => {
+    const { rows } = await t.database.sql.executeSql(`select start_after, data->>'day' as day from pgboss.job where name = 'valuation.age-out' and state = 'created'`);
+    expect(rows).toHaveLength(1);
+    const next = new Date(rows[0]!.start_after as string);
+    expect([next.getUTCHours(), next.getUTCMinutes()]).toEqual([3, 0]);
+    expect(next.getTime() - Date.now()).toBeGreaterThan(0);
+    expect(next.getTime() - Date.now()).toBeLessThanOrEqual(86_400_000);
+    expect(rows[0]!.day).toBe(next.toISOString().slice(0, 10));
+
+    const [seller, buyer] = await Promise.all([createUser(t), createUser(t)]);
+    const make = `Agedmake${Date.now() % 1_000_000}`;
+    const sold = await list(seller, { make, model: 'GT3', year: 2021, price: 150_000 });
+    const order = await sell(buyer, seller, sold);
+    const subject = await list(seller, { make, model: 'GT3', year: 2021, price: 155_000 });
+    for (const price of [158_000, 161_000]) await list(seller, { make, model: 'GT3', year: 2020, price });
+    // Three comparables (the sale and two listings): an estimate.
+    const marketValue = async () => (await call('GET', `/api/cars/${subject.id}`)).json().data.marketValue as number | null;
+    await waitUntil(async () => (await marketValue()) !== null, 15_000, 'the market value');
+    // Every refresh the listings queued has run: from here on only the age-out moves the value.
+    await waitUntil(
+      async () => (await t.database.sql.executeSql(`select 1 from pgboss.job where name = 'valuation.refresh' and state in ('created', 'retry', 'active')`)).rows.length === 0,
+      15_000,
+      'the refreshes done',
+    );
+    // The sale's release now lies an hour past the window: nothing else changes, so the stored value stays...
+    await t.database.db.update(orders).set({ updatedAt: new Date(monthsAgo(RECENT_SALE_MONTHS).getTime() - 3_600_000) }).where(eq(orders.id, order));
+    expect(await marketValue()).not.toBeNull();
+    // ...until the daily run: two comparables left, too few to estimate.
+    expect(await t.app.services.marketValues.ageOut()).toBeGreaterThanOrEqual(1);
+    expect(await marketValue()).toBeNull();
+  });
+});
+
 describe('one car\'s result: GET /api/results?carId=', () => {
   it('answers that car\'s sale alone, nothing for a car that did not sell, and 400 naming carId for a bad id', async () => {
     const [seller, buyer] = await Promise.all([createUser(t), createUser(t, { name: 'Private Person' })]);

@@ -98,6 +98,7 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       const lapsed = await offers.sweepLapsed();
       if (lapsed > 0) app.log.info({ offers: lapsed }, 'caught up on lapsed offers');
       await savedSearches.scheduleNextDigest();
+      await marketValues.scheduleNextAgeOut();
       await auctions.sweep();
       auctions.startClock();
     });
@@ -111,6 +112,7 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       orders,
       offers,
       savedSearches,
+      marketValues,
       marketData: new MarketData(app.db),
       listings,
       auctions,
@@ -138,6 +140,7 @@ export interface Services {
   orders: OrdersService;
   offers: OffersService;
   savedSearches: SavedSearchesService;
+  marketValues: MarketValues;
   marketData: MarketData;
   listings: ListingsService;
   auctions: AuctionsService;

@@ -161,8 +161,18 @@ declare module '../jobs/job-runner.ts' {
   interface JobPayloads {
     /** A car was listed, changed, withdrawn or sold: values of its model around its year move. */
     'valuation.refresh': { carId: number };
+    /** Daily: sales that have just grown older than RECENT_SALE_MONTHS no longer count. */
+    'valuation.age-out': { day: string };
   }
 }
+
+/** The hour (UTC) sales that aged out are dropped from stored values: a quiet hour, before the day's digests. */
+const AGE_OUT_HOUR_UTC = 3;
+/**
+ * How far back each daily run looks for sales that left the window: more than a day, so a run
+ * missed while no process ran (a few days down) is made up by the next.
+ */
+const AGE_OUT_LOOKBACK_DAYS = 7;
 
 /**
  * Keeps stored market values current. A change that alters comparables queues a refresh in its
@@ -175,6 +185,35 @@ export class MarketValues {
     private readonly events: EventBus,
   ) {
     jobs.define({ name: 'valuation.refresh', handle: ({ carId }) => this.refreshAround(carId) });
+    jobs.define({ name: 'valuation.age-out', policy: 'short', handle: () => this.ageOut().then(() => this.scheduleNextAgeOut()) });
+  }
+
+  /** At start: the next daily age-out is queued (once, whichever process asks: one waiting job per day). */
+  async scheduleNextAgeOut(now = new Date()): Promise<void> {
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), AGE_OUT_HOUR_UTC);
+    const next = new Date(today > now.getTime() ? today : today + 86_400_000);
+    const day = next.toISOString().slice(0, 10);
+    await this.jobs.enqueue(this.db, 'valuation.age-out', { day }, { startAfter: next, singletonKey: `age-out-${day}` });
+  }
+
+  /**
+   * Stored values move only when something around them changes; a sale growing older than
+   * RECENT_SALE_MONTHS changes nothing by itself. Once a day, the values around every sale that
+   * left the window lately are worked out again. Answers the models and years refreshed.
+   */
+  async ageOut(now = new Date()): Promise<number> {
+    const leftAt = recentSalesSince(now);
+    const sold = await this.db
+      .select({ carId: cars.id, searchText: cars.searchText, year: cars.year })
+      .from(orders)
+      .innerJoin(cars, eq(cars.id, orders.carId))
+      .where(and(eq(orders.status, 'released'), between(orders.updatedAt, new Date(leftAt.getTime() - AGE_OUT_LOOKBACK_DAYS * 86_400_000), leftAt)));
+    const aged = new Map(sold.map((car) => [`${car.year} ${car.searchText}`, car]));
+    for (const car of aged.values()) {
+      await this.db.transaction((tx) => refreshMarketValues(tx, car));
+      this.events.publish('listing.changed', { carId: car.carId });
+    }
+    return aged.size;
   }
 
   /** In the transaction of the change: refresh the values around `carId` once it commits. */
