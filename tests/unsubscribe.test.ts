@@ -107,4 +107,13 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect(location.searchParams.get('token')).toBe(new URL(search.oneClickUrl).searchParams.get('token'));
     expect(await alertsOf(search.id)).toBe('instant');
   });
+
+  it('sends a browser without a token to the page (which says the link is not valid), and refuses an oversized one with 400', async () => {
+    const bare = await fetch(`${t.url}/api/saved-searches/unsubscribe`, { redirect: 'manual' });
+    expect(bare.status).toBe(303);
+    expect(bare.headers.get('location')).toBe('/unsubscribe');
+    const oversized = await fetch(`${t.url}/api/saved-searches/unsubscribe?token=${'a'.repeat(300)}`, { redirect: 'manual' });
+    expect(oversized.status).toBe(400);
+    expect((await oversized.json()).code).toBe('VALIDATION_FAILED');
+  });
 });
