@@ -108,6 +108,20 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect(await alertsOf(search.id)).toBe('instant');
   });
 
+  it('answers a second press, and a press after the search was deleted, with 200: the link did its job', async () => {
+    const search = await instantSearch();
+    for (let press = 0; press < 2; press++) {
+      const res = await fetch(search.oneClickUrl, { method: 'POST', body: oneClickForm() });
+      expect(res.status).toBe(200);
+      expect((await res.json()).data.name).toBe('Porsche 911');
+    }
+    expect(await alertsOf(search.id)).toBe('off');
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/saved-searches/${search.id}`, headers: owner.auth })).statusCode).toBe(200);
+    const afterDelete = await fetch(search.oneClickUrl, { method: 'POST', body: oneClickForm() });
+    expect(afterDelete.status).toBe(200);
+    expect((await afterDelete.json()).data.name).toBe('your saved search');
+  });
+
   it('sends a browser without a token to the page (which says the link is not valid), and refuses an oversized one with 400', async () => {
     const bare = await fetch(`${t.url}/api/saved-searches/unsubscribe`, { redirect: 'manual' });
     expect(bare.status).toBe(303);
