@@ -49,6 +49,31 @@ const carPayload = (make: string, model: string, price: number, i: number) => ({
   bodyStyle: 'coupe',
 });
 
+describe('instant alerts under the settings users get', () => {
+  it('reach the owner within the minute the contract promises, with ALERT_MATCH_DELAY_SECONDS and JOB_POLL_SECONDS at their defaults', async () => {
+    const mailbox = new TestMailbox();
+    cleanups.push(() => mailbox.stop());
+    const t = await startTestApp({ SMTP_URL: await mailbox.start() });
+    cleanups.push(() => t.close());
+    expect([t.config.alerts.matchDelaySeconds, t.config.jobs.pollSeconds]).toEqual([5, 1]);
+    const [owner, seller] = [await createUser(t), await createUser(t)];
+    const make = `Defaultmake${Date.now()}`;
+    const saved = await t.app.inject({ method: 'POST', url: '/api/saved-searches', headers: owner.auth, payload: { name: 'Defaults', query: { make }, alerts: 'instant' } });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const publishedAt = Date.now();
+    const listed = await t.app.inject({ method: 'POST', url: '/api/cars', headers: seller.auth, payload: carPayload(make, 'Default', 180_000, 0) });
+    expect(listed.statusCode, listed.body).toBe(201);
+    const carId = listed.json().data.id as number;
+    const mail = await mailbox.waitFor((m) => m.to.includes(owner.email) && m.body.includes(`/car/${carId}`), 60_000);
+    const tookMs = Date.now() - publishedAt;
+    console.log(`[saved-search-alerts] alert email ${tookMs} ms after the publication, default settings`);
+    expect(tookMs).toBeLessThan(60_000);
+    expect(mail.subject.startsWith('Defaults: ')).toBe(true);
+    const told = (await t.app.inject({ method: 'GET', url: '/api/notifications', headers: owner.auth })).json().data.notifications as { carId: number | null }[];
+    expect(told.filter((n) => n.carId === carId)).toHaveLength(1);
+  }, 90_000);
+});
+
 describe('instant alerts while the mail server is down', () => {
   let t: TestApp;
   let mailbox: TestMailbox;
