@@ -146,7 +146,12 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
           querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }),
           // A mail client's form may carry fields of its own beside the one RFC 8058 names.
           body: Type.Union([UnsubscribeSchema, Type.Object({ 'List-Unsubscribe': Type.Literal('One-Click') }, { additionalProperties: Type.String({ maxLength: 200 }) })]),
-          response: { 200: Envelope(Type.Object({ name: Type.String({ description: 'The saved search that stopped alerting' }) })), ...commonErrors },
+          response: {
+            200: Envelope(Type.Object({ name: Type.String({ description: 'The saved search that stopped alerting' }) })),
+            413: { ...ErrorBody, description: 'A form with a file, or more than 5 fields' },
+            415: { ...ErrorBody, description: 'A body that is neither JSON nor a form' },
+            ...commonErrors,
+          },
         },
       },
       async (request) => {
@@ -197,8 +202,8 @@ export default marketRoutes;
 /**
  * A multipart/form-data body's fields (a one-click unsubscribe's form). The parser's own errors on
  * a broken body ("Unexpected end of form", a malformed part header) carry no status: they are the
- * client's body, not our failure, so they answer 400; its limits (a file, too many fields) keep
- * their own status.
+ * client's body, not our failure, so they answer 400; its limits (a file, too many fields) answer
+ * 413 in this form's own words (the shared error handler's words for them are the photo upload's).
  */
 async function multipartFields(request: FastifyRequest): Promise<Record<string, string>> {
   const fields: Record<string, string> = {};
@@ -207,7 +212,9 @@ async function multipartFields(request: FastifyRequest): Promise<Record<string, 
       if (part.type === 'field') fields[part.fieldname] = String(part.value);
     }
   } catch (error) {
-    if ((error as { statusCode?: number }).statusCode) throw error;
+    const statusCode = (error as { statusCode?: number }).statusCode;
+    if (statusCode === 413) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The unsubscribe form takes at most 5 short fields and no file');
+    if (statusCode) throw error;
     throw new AppError(400, 'INVALID_BODY', 'The form is not a complete multipart/form-data body', [{ field: 'body', message: 'the form was cut short or malformed' }]);
   }
   return fields;
