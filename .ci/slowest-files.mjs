@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 const [logPath, countArg = '15'] = process.argv.slice(2);
 // eslint-disable-next-line no-control-regex
 const text = readFileSync(logPath, 'utf8').replace(/\u001b\[[0-9;]*m/g, '');
-const files = [...text.matchAll(/^\s*[✓❯×↓]\s+(\S+\.test\.tsx?)\s+\(\d+ tests?[^)]*\)\s+(\d+)ms/gm)]
+const files = [...text.matchAll(/^\s*[✓❯×↓]\s+(?:\S+\s+)?(\S+\.test\.tsx?)\s+\(\d+ tests?[^)]*\)\s+(\d+)ms/gm)]
   .map(([, name, ms]) => ({ name, seconds: Number(ms) / 1000 }))
   .sort((a, b) => b.seconds - a.seconds);
 const total = files.reduce((sum, file) => sum + file.seconds, 0);

@@ -1,0 +1,85 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../helpers/database.ts';
+import { PrivateRedis, redisServerAvailable } from '../helpers/private-redis.ts';
+import { http, insertAccounts, signIn } from '../helpers/server-database.ts';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { connectSocket, emitAck, record, sleep, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+
+/**
+ * The workers of one host (WEB_CONCURRENCY=2) keep delivering each other's events while Redis is
+ * away: a chat message posted through either worker reaches the viewers held by the other, through
+ * the cluster primary; when Redis is back, delivery goes through it again by itself.
+ */
+
+const haveRedis = redisServerAvailable();
+const onPostgres = Boolean(process.env.DATABASE_URL);
+if (!haveRedis || !onPostgres) {
+  console.log('[redis-outage-workers] skipped: two workers on one host need PostgreSQL and redis-server; it runs in .ci/run\'s PostgreSQL pass.');
+}
+
+const sockets: ClientSocket[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** The worker slot that holds a socket's session: session ids start with it (`1.Qx8…`). */
+const slotOf = (socket: ClientSocket) => Number((socket.io.engine as unknown as { id: string }).id.split('.')[0]);
+
+describe.skipIf(!haveRedis || !onPostgres)('two workers on one host while Redis is away', () => {
+  it('delivers every chat message to the viewers of both workers, during the outage and after it', async () => {
+    const redis = await PrivateRedis.start();
+    cleanups.push(() => redis.stop());
+    const database = await createTestDatabase();
+    cleanups.push(() => database.close());
+    const [author] = await insertAccounts(database.db, ['Worker Author']);
+    const server: ServerProcess = await startServerProcess({
+      DATABASE_URL: database.url!,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: `lmtest-row-${process.pid}`,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-row-')),
+      WEB_CONCURRENCY: '2',
+      JWT_SECRET: 'redis-outage-workers-secret-0123456789ab',
+    });
+    cleanups.push(() => server.kill('SIGKILL'));
+    const token = await signIn(server.url, author!);
+    const carId = ((await http<{ cars: { id: number }[] }>(server.url, null, 'GET', '/api/cars?limit=1')).body.data.cars[0]!).id;
+
+    // The primary hands connections to the workers in turn: enough viewers land on both.
+    const viewers: ClientSocket[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const socket = await connectSocket(server.url, { transports: ['websocket'] });
+      sockets.push(socket);
+      expect(await emitAck(socket, 'car:join', { carId })).toMatchObject({ ok: true });
+      viewers.push(socket);
+    }
+    expect(new Set(viewers.map(slotOf)).size, 'viewers on both workers').toBe(2);
+    const received = viewers.map((socket) => record<{ message: string }>(socket, 'chat:message'));
+
+    const post = async (message: string) => {
+      const res = await http(server.url, token, 'POST', '/api/chat', { carId, message });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    };
+    const everyoneHas = (message: string) => waitUntil(() => received.every((list) => list.some((m) => m.message === message)), 5_000, `"${message}" at every viewer`);
+
+    await post('before the outage');
+    await everyoneHas('before the outage');
+
+    await redis.stop();
+    await sleep(1_000);
+    // Several posts, so they land on both workers (connections are handed out in turn).
+    for (let i = 0; i < 4; i += 1) await post(`during the outage ${i}`);
+    for (let i = 0; i < 4; i += 1) await everyoneHas(`during the outage ${i}`);
+
+    await redis.start();
+    await sleep(3_000);
+    for (let i = 0; i < 4; i += 1) await post(`after the outage ${i}`);
+    for (let i = 0; i < 4; i += 1) await everyoneHas(`after the outage ${i}`);
+    // Nothing twice.
+    for (const list of received) expect(list.map((m) => m.message)).toEqual([...new Set(list.map((m) => m.message))]);
+  }, 90_000);
+});
