@@ -1,3 +1,4 @@
+import type { CarStatus } from './car-lifecycle.ts';
 import type { AuctionOutcome } from './auction-rules.ts';
 import type { NotificationType } from './enums.ts';
 import type { AuditAction, AuditTargetType, TicketStatus, UserRole, UserStatus } from './back-office.ts';
@@ -65,13 +66,6 @@ export interface Review {
   date: string;
   verified: boolean;
 }
-
-/**
- * A listing's state: `pending` while an escrow order holds the buyer's money, `ended` once an
- * auction closed unsold. Only `active` cars are listed; a `draft` is seen by its seller only.
- */
-export const CAR_STATUSES = ['draft', 'active', 'pending', 'sold', 'ended', 'withdrawn', 'hidden'] as const;
-export type CarStatus = (typeof CAR_STATUSES)[number];
 
 /** One uploaded photo: card (about 640 wide) and gallery (about 1600 wide), WebP with JPEG twins. */
 export interface CarPhoto {

@@ -1,4 +1,5 @@
-import type { AuctionResult, Bid, CarStatus, ChatMessage, Notification, Offer, OrderWithEvents } from './api-types.ts';
+import type { AuctionResult, Bid, ChatMessage, Notification, Offer, OrderWithEvents } from './api-types.ts';
+import type { CarStatus } from './car-lifecycle.ts';
 
 /**
  * The Socket.IO events of the contract, both ways: the server's `Server` and the web client's

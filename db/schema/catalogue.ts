@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, smallint, text } from 'drizzle-orm/pg-core';
-import { CAR_STATUSES, type CarPhoto, type CarStatus } from '@common/api-types.ts';
+import { type CarPhoto } from '@common/api-types.ts';
+import { CAR_STATUSES, type CarStatus } from '@common/car-lifecycle.ts';
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
 import { CAR_BODY_STYLES, CAR_CONDITIONS, PHOTO_LIMITS, type CarBodyStyle, type CarCondition } from '@common/listing.ts';
 import { identity, reference, timestamptz, timestampNow } from './columns.ts';

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { AuctionResult, Bid, CarStatus, ChatMessage, Notification, Offer, OrderWithEvents } from '@common/api-types.ts';
+import type { AuctionResult, Bid, ChatMessage, Notification, Offer, OrderWithEvents } from '@common/api-types.ts';
+import type { CarStatus } from '@common/car-lifecycle.ts';
 
 /**
  * Domain events, published by services after their transaction has committed. The real-time

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CarDetail, CarListItem, CarStatus } from '@common/api-types.ts';
+import type { CarDetail, CarListItem } from '@common/api-types.ts';
+import type { CarStatus } from '@common/car-lifecycle.ts';
 import {
   DEFAULT_OG_IMAGE,
   absoluteUrl,

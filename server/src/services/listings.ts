@@ -6,7 +6,8 @@ import { cars, sellers, watchlist, type StoredPhoto } from '../../../db/schema/i
 import { carSearchText } from '../../../db/search-text.ts';
 import { PHOTO_LIMITS, latestModelYear, modelYearMessage } from '@common/listing.ts';
 import { formatUsd } from '@common/pricing.ts';
-import type { CarDetail, CarPhoto, CarStatus } from '@common/api-types.ts';
+import type { CarDetail, CarPhoto } from '@common/api-types.ts';
+import type { CarStatus } from '@common/car-lifecycle.ts';
 import { conflict, notFound, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';

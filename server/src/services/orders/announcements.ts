@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../../../db/client.ts';
 import { sellers } from '../../../../db/schema/index.ts';
-import type { CarStatus } from '@common/api-types.ts';
+import type { CarStatus } from '@common/car-lifecycle.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import type { Mailer } from '../mailer.ts';

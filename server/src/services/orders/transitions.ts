@@ -3,7 +3,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor, Transaction } from '../../../../db/client.ts';
 import { cars, orderEvents, orders } from '../../../../db/schema/index.ts';
 import { transitionFor, type OrderAction, type OrderActor, type OrderStatus } from '@common/order-lifecycle.ts';
-import type { CarStatus } from '@common/api-types.ts';
+import type { CarStatus } from '@common/car-lifecycle.ts';
 import { conflict } from '../../lib/errors.ts';
 import type { OrderAnnouncements, OrderChanges } from './announcements.ts';
 import { selectOrders, type OrderRecord } from './order-views.ts';

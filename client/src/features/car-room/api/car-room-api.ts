@@ -1,8 +1,10 @@
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
 import { api } from '../../../lib/api-client.ts';
-import { CAR_STATUSES, type AuctionResult, type Bid, type CarDetail, type CarStatus, type ChatMessage, type ChatMessageType, type Order, type OrderWithEvents, type PlacedBid, type UserBid } from '@common/api-types.ts';
+import { type AuctionResult, type Bid, type CarDetail, type ChatMessage, type ChatMessageType, type Order, type OrderWithEvents, type PlacedBid, type UserBid } from '@common/api-types.ts';
+import { CAR_STATUSES, type CarStatus } from '@common/car-lifecycle.ts';
 
-export type { AuctionResult, Bid, CarDetail, CarStatus, ChatMessage, ChatMessageType, Order, OrderWithEvents, PlacedBid, Review } from '@common/api-types.ts';
+export type { AuctionResult, Bid, CarDetail, ChatMessage, ChatMessageType, Order, OrderWithEvents, PlacedBid, Review } from '@common/api-types.ts';
+export type { CarStatus } from '@common/car-lifecycle.ts';
 
 export { CHAT_MESSAGE_MAX_LENGTH, CHAT_PAGE_MAX } from '@common/schemas/commerce.ts';
 /** Messages shown when a room opens. */

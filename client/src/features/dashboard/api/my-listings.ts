@@ -1,4 +1,5 @@
-import type { Bid, CarDetail, CarListItem, CarStatus, OrderWithEvents } from '@common/api-types.ts';
+import type { Bid, CarDetail, CarListItem, OrderWithEvents } from '@common/api-types.ts';
+import type { CarStatus } from '@common/car-lifecycle.ts';
 import { api } from '../../../lib/api-client.ts';
 
 /** `GET /api/users/me/listings`: the seller's cars in every status, newest first. */

@@ -1,4 +1,5 @@
-import type { AuctionSummary, CarStatus } from '@common/api-types.ts';
+import type { AuctionSummary } from '@common/api-types.ts';
+import type { CarStatus } from '@common/car-lifecycle.ts';
 
 /**
  * Whether My Listings offers "Accept Highest Bid": a fixed-price listing on the market with a

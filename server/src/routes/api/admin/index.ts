@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, TICKET_STATUSES, USER_ROLES, USER_STATUSES } from '@common/back-office.ts';
-import { CAR_STATUSES } from '@common/api-types.ts';
+import { CAR_STATUSES } from '@common/car-lifecycle.ts';
 import { ORDER_STATUSES } from '@common/order-lifecycle.ts';
 import {
   AuditQuerySchema,

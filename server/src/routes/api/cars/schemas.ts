@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CAR_STATUSES } from '@common/api-types.ts';
+import { CAR_STATUSES } from '@common/car-lifecycle.ts';
 import { AUCTION_OUTCOMES } from '@common/auction-rules.ts';
 import { IsoDateTime, StringEnum } from '../../../lib/schemas.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CAR_STATUSES } from '@common/api-types.ts';
+import { CAR_STATUSES } from '@common/car-lifecycle.ts';
 import { AUCTION_OUTCOMES } from '@common/auction-rules.ts';
 import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
 import { CarListItemSchema } from '../cars/schemas.ts';
