@@ -4,7 +4,7 @@ import compress from '@fastify/compress';
 
 /**
  * Compresses JSON answers, drawn pages and sitemaps of 1 KB and more for clients that accept gzip or brotli. Measured on
- * the listing (BENCHMARKS.md, "Production runtime"): a page of 12 cars goes from 4.9 KB to
+ * the listing (docs/benchmarks.md, "Compressing API answers"): a page of 12 cars goes from 4.9 KB to
  * 1.6 KB and one of 50 from 17.9 KB to 2.5 KB, within one TCP round trip's initial window, for
  * about 0.2-0.3 ms of server CPU per answer. Below 1 KB the saving is smaller than the headers.
  * Static files are not touched (the build precompressed them at the highest levels), nor are
