@@ -13,7 +13,7 @@ import { createUser, type SignedInUser } from '../helpers/users.ts';
 /**
  * Redis carries what processes share (fan-out, viewer counts, limits, revocations). When it goes
  * away each process must go on serving its own clients, and sharing must come back by itself.
- * The measured figures are printed for RELIABILITY.md.
+ * The measured figures are printed for docs/reliability.md.
  */
 const haveRedis = redisServerAvailable();
 if (!haveRedis) console.log('[redis-outage] skipped: redis-server is not installed here (.ci/run has it).');
