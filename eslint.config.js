@@ -7,7 +7,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /**
- * The layers, enforced (README "Where each rule lives"):
+ * The layers, enforced (docs/architecture.md, "Layers"):
  *   common/ ← db/ ← server services, jobs, lib ← server routes and plugins
  *   common/ ← client lib and components ← client features ← client app
  * A client feature reaches another feature only through that feature's `index.ts`; the router
