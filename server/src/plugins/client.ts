@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { fromProjectRoot } from '../../../db/project-root.ts';
 import { matchPage, PAGES } from '@common/paths.ts';
-import { parseId } from '../services/cars.ts';
+import { parseId } from '@common/ids.ts';
 import { heroImageTag, SCREEN_MODULES, screenPreloadTags, withHeadTags, type ViteManifest } from '../lib/page-preloads.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import { sendAppPage } from '../lib/app-page.ts';
