@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { SALE_ROUTE_LABELS } from '@common/market-data.ts';
 import { LISTING_LIMITS } from '@common/listing.ts';
 import { formatUsd } from '@common/pricing.ts';
+import { PAGE_TITLES } from '@common/page-titles.ts';
 import { PAGES, carPath } from '@common/paths.ts';
 import type { SoldResult } from '@common/api-types.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
@@ -129,7 +130,7 @@ function ResultsFilter({ query, onApply }: { query: ResultsQuery; onApply: (make
 
 /** `/results`: what cars actually sold for, newest first, by make and model (kept in the URL). */
 export function ResultsScreen() {
-  useDocumentTitle('Sold results');
+  useDocumentTitle(PAGE_TITLES.results);
   const [params, setParams] = useSearchParams();
   const query = parseResultsQuery(params);
   const key = resultsParams(query).toString();
