@@ -266,6 +266,30 @@ describe('a page drawn on the server, taken over by the app', () => {
       await visit.tab.close();
     }
   });
+
+  it('keeps the escrow plan chosen in the tab selected after a reload, without a hydration error', async () => {
+    const visit = await openVisit(null);
+    const { page } = visit.tab;
+    const toggle = (plan: string) => page.getByRole('button', { name: `Select Plan: ${plan}` });
+    try {
+      await loadAndSettle(visit, '/escrow');
+      expect(await toggle('Premium Shield').getAttribute('aria-pressed'), 'the default plan').toBe('true');
+      await toggle('Basic Protection').click();
+      await expect.poll(() => toggle('Basic Protection').getAttribute('aria-pressed')).toBe('true');
+      visit.messages.length = 0;
+      const res = await page.reload({ waitUntil: 'networkidle' });
+      expect(res?.status()).toBe(200);
+      // The server drew the default plan; once the app runs, the stored choice is the one selected.
+      await expectInteractive(page);
+      await expect.poll(() => toggle('Basic Protection').getAttribute('aria-pressed')).toBe('true');
+      expect(await toggle('Premium Shield').getAttribute('aria-pressed')).toBe('false');
+      expect(await page.getByTestId('plan-choice').innerText()).toMatch(/^Basic Protection selected\./);
+      expect(visit.messages.filter((m) => HYDRATION_ERROR.test(m)), 'hydration errors').toEqual([]);
+      expect(visit.tab.errors, 'console errors').toEqual([]);
+    } finally {
+      await visit.tab.close();
+    }
+  });
 });
 
 describe("a page's title", () => {
