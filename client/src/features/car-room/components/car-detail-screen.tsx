@@ -10,7 +10,8 @@ import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-us
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import type { CarDetail } from '../api/car-room-api.ts';
 import { useCarRoom } from '../hooks/use-car-room.ts';
-import { formatMileage, formatRating } from '../lib/format.ts';
+import { formatMileage } from '../../../lib/quantities.ts';
+import { formatRating } from '../lib/format.ts';
 import { carStatusNotice } from '../lib/car-status.ts';
 import { auctionView, currentMinimumBid, maximumBid, orderToShow, type CarRoom } from '../stores/car-room-merge.ts';
 import { ownCarKey, syncRoom, useCarRoomStore } from '../stores/car-room-store.ts';

@@ -11,12 +11,11 @@ import { Loaded } from '../../../components/ui/load-state.tsx';
 import { PageHero } from '../../../components/ui/page-hero.tsx';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { formatDate } from '../../../lib/relative-time.ts';
+import { formatMileage } from '../../../lib/quantities.ts';
 import { useResource } from '../../../lib/use-resource.ts';
 import { getResults, resultsPagePath, type ResultsQuery } from '../api/market-api.ts';
 import { parseResultsQuery, resultsParams } from '../lib/results-query.ts';
 import './market.css';
-
-const miles = new Intl.NumberFormat('en-US');
 
 function ResultRow({ result }: { result: SoldResult }) {
   return (
@@ -24,7 +23,7 @@ function ResultRow({ result }: { result: SoldResult }) {
       <th scope="row">
         <Link to={carPath(result.carId)} className="text-link">{`${result.year} ${result.make} ${result.model}`}</Link>
       </th>
-      <td data-label="Mileage">{`${miles.format(result.mileage)} mi`}</td>
+      <td data-label="Mileage">{formatMileage(result.mileage)}</td>
       <td data-label="Sold for" className="results-table__price">
         {formatUsd(result.soldPrice)}
       </td>
