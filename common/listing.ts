@@ -33,14 +33,26 @@ export const LISTING_LIMITS = {
   maxMileage: 1_000_000,
 } as const;
 
-/** Photos per listing and per file; anything else about a photo is judged from its content. */
+/**
+ * Photos per listing, per file and per image (pixels, checked from the header before decoding:
+ * above any camera's, a 100-megapixel medium format included, far below a decompression bomb's).
+ * Anything else about a photo is judged from its content.
+ */
 export const PHOTO_LIMITS = {
   maxPhotos: 20,
   maxBytes: 10 * 1024 * 1024,
   maxMegapixels: 120,
 } as const;
 
+/** The types a photo may be, as browsers name them, with the file endings that go with them. */
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export const PHOTO_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.webp'] as const;
+/** The accepted types as people read them. */
+export const PHOTO_TYPE_NAMES = 'JPEG, PNG or WebP';
+/** The largest file as people read it: "10 MB". */
+export const PHOTO_MAX_SIZE = `${PHOTO_LIMITS.maxBytes / 1024 / 1024} MB`;
+/** What a photo over the size limit is told, by the server and by the selling form alike. */
+export const PHOTO_TOO_LARGE_MESSAGE = `Photos can be at most ${PHOTO_MAX_SIZE}`;
 
 /** The listing screen's filters and sorts (`GET /api/cars`). */
 export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market', 'auctions'] as const;
@@ -53,6 +65,8 @@ export const DEFAULT_LISTING_SORT: ListingSort = 'price-low';
 export const LUXURY_MIN_PRICE = 100_000;
 export const DEFAULT_PAGE_SIZE = 12;
 export const MAX_PAGE_SIZE = 50;
+/** The most cars one `cars:watch` may name: a page of cards at the largest page size, and some to spare. */
+export const MAX_WATCHED_CARS = 60;
 export const SEARCH_MAX_LENGTH = 100;
 
 /** Model years run up to next year's models, counted in UTC. */

@@ -2,7 +2,7 @@ import './styles/tokens.css';
 import './styles/global.css';
 import { readCarEarly } from './features/car-room/index.ts';
 import { PAGE_DATA_ELEMENT_ID } from './lib/page-data.tsx';
-import { parseRouteId } from './lib/route-id.ts';
+import { parseId } from '@common/ids.ts';
 import { recordDocumentClock } from './lib/server-clock.ts';
 import { matchPage } from '@common/paths.ts';
 
@@ -19,7 +19,7 @@ recordDocumentClock();
 const drawn = document.getElementById(PAGE_DATA_ELEMENT_ID) !== null;
 if (!drawn) {
   const page = matchPage(window.location.pathname);
-  const carId = page?.page === 'car' ? parseRouteId(page.params[0]) : null;
+  const carId = page?.page === 'car' ? parseId(page.params[0]) : null;
   if (carId !== null) readCarEarly(carId);
 }
 

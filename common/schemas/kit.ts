@@ -1,5 +1,8 @@
 import { Type, type TSchema } from 'typebox';
+import { MAX_ID } from '../ids.ts';
 import { MESSAGES_KEY, type FieldMessages } from '../validation.ts';
+
+export { MAX_ID };
 
 /** Building blocks of the request schemas: the same on the server, in forms and in the API docs. */
 
@@ -10,7 +13,6 @@ export const StringEnum = <const T extends readonly string[]>(values: T, options
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 /** Ids in bodies: 1 to 2,147,483,647 (an integer column). */
-export const MAX_ID = 2_147_483_647;
 export const Id = (options: Annotations = {}) => Type.Integer({ minimum: 1, maximum: MAX_ID, ...options });
 
 /** Text with at least one visible character. */

@@ -8,6 +8,7 @@ import {
   LISTING_FILTERS,
   LISTING_LIMITS,
   LISTING_SORTS,
+  LUXURY_MIN_PRICE,
   MAX_PAGE_SIZE,
   SEARCH_MAX_LENGTH,
 } from '../listing.ts';
@@ -192,7 +193,7 @@ export const optionalCriteria = {
 
 export const ListingQuerySchema = Type.Object({
   ...optionalCriteria,
-  filter: Type.Optional(StringEnum(LISTING_FILTERS, { default: DEFAULT_LISTING_FILTER, description: 'luxury: price >= $100,000; sports: sports body style; below-market: price < market value; auctions: live auctions' })),
+  filter: Type.Optional(StringEnum(LISTING_FILTERS, { default: DEFAULT_LISTING_FILTER, description: `luxury: price >= ${formatUsd(LUXURY_MIN_PRICE)}; sports: sports body style; below-market: price < market value; auctions: live auctions` })),
   sort: Type.Optional(StringEnum(LISTING_SORTS, { default: DEFAULT_LISTING_SORT, description: 'popular: most live viewers, then most bids, then newest; ending-soon: auctions by their end first' })),
   page: Type.Optional(QueryInteger('page', { minimum: 1, maximum: 1_000_000, default: 1 })),
   limit: Type.Optional(QueryInteger('limit', { minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),

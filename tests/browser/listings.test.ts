@@ -265,6 +265,26 @@ describe('Listings with the 12 sample cars', () => {
     }
   });
 
+  it('a sort chosen before the category change has been drawn keeps the category', async () => {
+    await open();
+    // Both in one task, as a fast hand would: the router has not drawn the category yet when
+    // the sort changes.
+    const [category, sort] = [await filterButton(page, 'Sports').elementHandle(), await sortSelect(page).elementHandle()];
+    await page.evaluate(
+      ([button, select]) => {
+        (button as HTMLButtonElement).click();
+        (select as HTMLSelectElement).value = 'price-high';
+        select!.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      [category, sort] as const,
+    );
+    await expect.poll(() => new URL(page.url()).search, SETTLE).toBe('?filter=sports&sort=price-high');
+    const expected = SAMPLE_CARS.filter((c) => c.bodyStyle === 'sports').sort((a, b) => b.price - a.price);
+    await expect.poll(() => readTitles(page), SETTLE).toEqual(titles(expected));
+    expect(await filterButton(page, 'Sports').getAttribute('aria-pressed')).toBe('true');
+    expect(await sortSelect(page).inputValue()).toBe('price-high');
+  });
+
   it('every sort reorders the cards', async () => {
     await open();
     const all = SAMPLE_CARS.length;

@@ -266,6 +266,68 @@ describe('a page drawn on the server, taken over by the app', () => {
       await visit.tab.close();
     }
   });
+
+  it('keeps the escrow plan chosen in the tab selected after a reload, without a hydration error', async () => {
+    const visit = await openVisit(null);
+    const { page } = visit.tab;
+    const toggle = (plan: string) => page.getByRole('button', { name: `Select Plan: ${plan}` });
+    try {
+      await loadAndSettle(visit, '/escrow');
+      expect(await toggle('Premium Shield').getAttribute('aria-pressed'), 'the default plan').toBe('true');
+      await toggle('Basic Protection').click();
+      await expect.poll(() => toggle('Basic Protection').getAttribute('aria-pressed')).toBe('true');
+      visit.messages.length = 0;
+      const res = await page.reload({ waitUntil: 'networkidle' });
+      expect(res?.status()).toBe(200);
+      // The server drew the default plan; once the app runs, the stored choice is the one selected.
+      await expectInteractive(page);
+      await expect.poll(() => toggle('Basic Protection').getAttribute('aria-pressed')).toBe('true');
+      expect(await toggle('Premium Shield').getAttribute('aria-pressed')).toBe('false');
+      expect(await page.getByTestId('plan-choice').innerText()).toMatch(/^Basic Protection selected\./);
+      expect(visit.messages.filter((m) => HYDRATION_ERROR.test(m)), 'hydration errors').toEqual([]);
+      expect(visit.tab.errors, 'console errors').toEqual([]);
+    } finally {
+      await visit.tab.close();
+    }
+  });
+});
+
+describe("a page's title", () => {
+  it.each([
+    ['the listing', () => '/', 200],
+    ['a later page of the listing', () => '/?page=2', 200],
+    ['a car', () => `/car/${fixedCar.id}`, 200],
+    ['a car with an auction running', () => `/car/${auctionCar.id}`, 200],
+    ['testimonials', () => '/testimonials', 200],
+    ['escrow', () => '/escrow', 200],
+    ['sold results', () => '/results', 200],
+    ['a car that is not there', () => '/car/999999', 404],
+    ['a path no page takes', () => '/no/such/page', 404],
+  ])('%s: the title the server wrote is the one the app keeps', async (_label, path, status) => {
+    const visit = await openVisit(null);
+    const { page } = visit.tab;
+    try {
+      // Every title the tab shows, from the HTML parser's on.
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { __titles: string[] }).__titles = seen;
+        new MutationObserver(() => {
+          if (document.title && document.title !== seen.at(-1)) seen.push(document.title);
+        }).observe(document, { childList: true, subtree: true, characterData: true });
+      });
+      const res = await page.goto(`${base}${path()}`, { waitUntil: 'networkidle' });
+      expect(res?.status(), path()).toBe(status);
+      const drawn = await page.evaluate((html) => new DOMParser().parseFromString(html, 'text/html').title, await res!.text());
+      expect(drawn, `${path()}: the server's <title>`).toMatch(/\S — LuxeMotors$/);
+      // The app has taken over (a click is answered) and set the title from its own screen.
+      await expectInteractive(page);
+      expect(await page.title(), `${path()}: the title once the app runs`).toBe(drawn);
+      expect(await page.evaluate(() => (window as unknown as { __titles: string[] }).__titles), `${path()}: every title the tab showed`).toEqual([drawn]);
+      expect(visit.messages.filter((m) => HYDRATION_ERROR.test(m)), `${path()}: hydration errors`).toEqual([]);
+    } finally {
+      await visit.tab.close();
+    }
+  });
 });
 
 describe('the parts that wait for the session', () => {

@@ -191,7 +191,7 @@ describe('each page drawn on the server', () => {
       expect(page.headers['content-type'], path).toBe('text/html; charset=utf-8');
       const title = titleOf(page.html);
       const description = metaOf(page.html, 'description');
-      expect(title, path).toMatch(/\S.* \| LuxeMotors$/);
+      expect(title, path).toMatch(/\S.* — LuxeMotors$/);
       expect(description, path).toBeTruthy();
       expect(description!.length, path).toBeLessThanOrEqual(160);
       expect(canonicalOf(page.html), path).toBe(canonical);
@@ -385,23 +385,23 @@ describe('a page that is not there', () => {
     draftName = carName(draft);
   });
 
-  const CASES: [string, () => string, RegExp][] = [
-    ['an unknown car', () => '/car/999999', /<h1\b[^>]*>Car Not Found<\/h1>/],
-    ['a car id of letters', () => '/car/abc', /<h1\b[^>]*>Car Not Found<\/h1>/],
-    ['car id 0', () => '/car/0', /<h1\b[^>]*>Car Not Found<\/h1>/],
-    ['a car id in exponent notation', () => '/car/1e3', /<h1\b[^>]*>Car Not Found<\/h1>/],
-    ['a car id past the largest', () => '/car/2147483648', /<h1\b[^>]*>Car Not Found<\/h1>/],
-    ["someone's unpublished draft", () => `/car/${draft.id}`, /<h1\b[^>]*>Car Not Found<\/h1>/],
-    ['a path no page takes', () => '/cars/for-sale/cheap', /<h1\b[^>]*>Page not found<\/h1>/],
+  const CASES: [string, () => string, RegExp, string][] = [
+    ['an unknown car', () => '/car/999999', /<h1\b[^>]*>Car Not Found<\/h1>/, 'Car Not Found — LuxeMotors'],
+    ['a car id of letters', () => '/car/abc', /<h1\b[^>]*>Car Not Found<\/h1>/, 'Car Not Found — LuxeMotors'],
+    ['car id 0', () => '/car/0', /<h1\b[^>]*>Car Not Found<\/h1>/, 'Car Not Found — LuxeMotors'],
+    ['a car id in exponent notation', () => '/car/1e3', /<h1\b[^>]*>Car Not Found<\/h1>/, 'Car Not Found — LuxeMotors'],
+    ['a car id past the largest', () => '/car/2147483648', /<h1\b[^>]*>Car Not Found<\/h1>/, 'Car Not Found — LuxeMotors'],
+    ["someone's unpublished draft", () => `/car/${draft.id}`, /<h1\b[^>]*>Car Not Found<\/h1>/, 'Car Not Found — LuxeMotors'],
+    ['a path no page takes', () => '/cars/for-sale/cheap', /<h1\b[^>]*>Page not found<\/h1>/, 'Page Not Found — LuxeMotors'],
   ];
 
-  it.each(CASES)('answers %s with 404, the not-found screen and noindex', async (_label, url, heading) => {
+  it.each(CASES)('answers %s with 404, the not-found screen and noindex', async (_label, url, heading, title) => {
     const page = await getPage(url());
     expect(page.status).toBe(404);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(rootMarkup(page.html)).toMatch(heading);
     expect(metaOf(page.html, 'robots')).toBe('noindex');
-    expect(titleOf(page.html)).toBe('Page Not Found | LuxeMotors');
+    expect(titleOf(page.html)).toBe(title);
     expect(jsonLdOf(page.html)).toEqual([]);
     expectStrictScripts(page.headers, page.html);
     // A draft's details never reach a stranger, in the markup or in the data.

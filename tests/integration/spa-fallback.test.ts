@@ -28,6 +28,13 @@ describe('serving the web app', () => {
     expect(res.body).toMatch(/<h1[^>]*>Page not found<\/h1>/);
   });
 
+  it.each(['/admin', '/admin/audit'])("answers the console's %s with 404, as an unknown address, and the app that opens it for staff", async (url) => {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('<div id="root">');
+  });
+
   it('serves the built assets the HTML refers to', async () => {
     // A page drawn in the browser names the app's entry module directly.
     const html = (await t.app.inject({ method: 'GET', url: '/login' })).body;

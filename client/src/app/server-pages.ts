@@ -2,7 +2,7 @@ import { carDetailPath, valuationPath } from '../features/car-room/index.ts';
 import { listingPagePath } from '../features/cars/index.ts';
 import { priceHistoryPath, resultsPageRequest, saleOfPath } from '../features/market/index.ts';
 import { TESTIMONIALS_PATH } from '../features/testimonials/index.ts';
-import { parseRouteId } from '../lib/route-id.ts';
+import { parseId } from '@common/ids.ts';
 import { matchPage, type PageName } from '@common/paths.ts';
 
 /** The pages the server renders for people, search engines and link previews (contract v3). */
@@ -32,7 +32,7 @@ export function planServerPage(url: URL): ServerPagePlan | null {
       return { page: 'home', needs: [listing], primary: null, notFound: false };
     }
     case 'car': {
-      const carId = parseRouteId(match.params[0]);
+      const carId = parseId(match.params[0]);
       if (carId === null) return { page: 'car', needs: [], primary: null, notFound: true };
       const car = carDetailPath(carId);
       // The price chart, the market value's sales and a sold car's result are on its first screen.

@@ -1,17 +1,10 @@
 import { useEffect } from 'react';
+import { documentTitle } from '@common/page-titles.ts';
 
-export const APP_NAME = 'LuxeMotors';
-
-/** "Cars" → "Cars — LuxeMotors"; an empty title gives just the app name. */
-export function formatDocumentTitle(title: string): string {
-  const trimmed = title.trim();
-  return trimmed ? `${trimmed} — ${APP_NAME}` : APP_NAME;
-}
-
-/** Sets `document.title` for the current screen. */
+/** Sets `document.title` for the current screen: "Cars" → "Cars — LuxeMotors". */
 export function useDocumentTitle(title: string): void {
   useEffect(() => {
-    document.title = formatDocumentTitle(title);
+    document.title = documentTitle(title);
   }, [title]);
 }
 

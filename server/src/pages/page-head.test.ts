@@ -144,7 +144,7 @@ describe('headTags', () => {
     const head = carPageHead(car(), APP);
     const parsed = parseHead(headTags(head, APP));
 
-    expect(parsed.title).toBe('2021 Porsche 911 Turbo S — $189,000 | LuxeMotors');
+    expect(parsed.title).toBe('2021 Porsche 911 Turbo S — $189,000 — LuxeMotors');
     expect(parsed.meta('description')).toBe('One owner, full service history.');
     expect(parsed.canonical).toBe(`${APP}/car/12`);
     expect(parsed.meta('og:title')).toBe(parsed.title);
@@ -226,7 +226,7 @@ describe('escaping', () => {
 
   it('shows the original text in the title and meta tags', () => {
     const parsed = parseHead(headTags(carPageHead(hostile, APP), APP));
-    expect(parsed.title).toBe(`2021 ${SCRIPT} ${IMG} — $189,000 | LuxeMotors`);
+    expect(parsed.title).toBe(`2021 ${SCRIPT} ${IMG} — $189,000 — LuxeMotors`);
     expect(parsed.meta('og:title')).toBe(parsed.title);
     expect(parsed.meta('description')).toBe(`Rolls &amp; Royce <!-- ${SCRIPT} ${IMG} 'quoted'`);
     expect(parsed.meta('og:image:alt')).toBe(`2021 ${SCRIPT} ${IMG}`);
@@ -295,9 +295,9 @@ describe('carPageHead', () => {
 
   it('shows a live auction’s current bid in the title', () => {
     const auction = { endsAt: '2026-11-27T12:00:00.000Z', reserveMet: false, ended: false, hasReserve: true, extensions: 0, outcome: null, acceptUntil: null };
-    expect(carPageHead(car({ auction, highestBid: 201_500, currentBids: 4 }), APP).title).toBe('2021 Porsche 911 Turbo S — current bid $201,500 | LuxeMotors');
-    expect(carPageHead(car({ auction, highestBid: null }), APP).title).toBe('2021 Porsche 911 Turbo S — $189,000 | LuxeMotors');
-    expect(carPageHead(car({ auction: { ...auction, ended: true }, status: 'sold', highestBid: 201_500 }), APP).title).toBe('2021 Porsche 911 Turbo S — $189,000 | LuxeMotors');
+    expect(carPageHead(car({ auction, highestBid: 201_500, currentBids: 4 }), APP).title).toBe('2021 Porsche 911 Turbo S — current bid $201,500 — LuxeMotors');
+    expect(carPageHead(car({ auction, highestBid: null }), APP).title).toBe('2021 Porsche 911 Turbo S — $189,000 — LuxeMotors');
+    expect(carPageHead(car({ auction: { ...auction, ended: true }, status: 'sold', highestBid: 201_500 }), APP).title).toBe('2021 Porsche 911 Turbo S — $189,000 — LuxeMotors');
   });
 
   it('truncates a long description at a word boundary with an ellipsis', () => {
@@ -339,7 +339,7 @@ describe('listingPageHead', () => {
   it('lists the page’s cars in an ItemList with absolute URLs', () => {
     const head = listingPageHead(cars, { page: 1, limit: 12, total: 3, pages: 1 }, APP);
     const parsed = parseHead(headTags(head, APP));
-    expect(parsed.title).toBe('Premium & Luxury Cars for Sale | LuxeMotors');
+    expect(parsed.title).toBe('Cars — LuxeMotors');
     expect(parsed.canonical).toBe(`${APP}/`);
     expect(parsed.meta('og:url')).toBe(`${APP}/`);
     expect(parsed.meta('og:type')).toBe('website');
@@ -357,7 +357,7 @@ describe('listingPageHead', () => {
 
   it('numbers later pages on from the earlier ones and keeps the page in the canonical', () => {
     const head = listingPageHead(cars, { page: 3, limit: 12, total: 27, pages: 3 }, APP);
-    expect(head.title).toBe('Premium & Luxury Cars for Sale — Page 3 | LuxeMotors');
+    expect(head.title).toBe('Cars — Page 3 — LuxeMotors');
     expect(parseHead(headTags(head, APP)).canonical).toBe(`${APP}/?page=3`);
     const positions = (head.jsonLd[0] as { itemListElement: { position: number }[] }).itemListElement.map((e) => e.position);
     expect(positions).toEqual([25, 26, 27]);
@@ -366,8 +366,8 @@ describe('listingPageHead', () => {
   it('points a filtered view at the plain listing', () => {
     const head = listingPageHead(cars, { page: 2, limit: 12, total: 15, pages: 2 }, APP, 'Porsche <below market>');
     expect(head.path).toBe('/');
-    expect(head.title).toBe('Porsche <below market> — Premium & Luxury Cars for Sale — Page 2 | LuxeMotors');
-    expect(headTags(head, APP)).toContain('<title>Porsche &lt;below market&gt; — Premium &amp; Luxury');
+    expect(head.title).toBe('Porsche <below market> — Cars — Page 2 — LuxeMotors');
+    expect(headTags(head, APP)).toContain('<title>Porsche &lt;below market&gt; — Cars — Page 2 — LuxeMotors</title>');
   });
 
   it('has an empty list when the page has no cars', () => {
@@ -378,9 +378,9 @@ describe('listingPageHead', () => {
 
 describe('site pages', () => {
   it.each([
-    ['testimonials', testimonialsPageHead(APP), 'Buyer Testimonials | LuxeMotors', '/testimonials'],
-    ['escrow', escrowPageHead(APP), 'How Escrow Works | LuxeMotors', '/escrow'],
-    ['results', resultsPageHead(APP), 'Sold Results | LuxeMotors', '/results'],
+    ['testimonials', testimonialsPageHead(APP), 'Testimonials — LuxeMotors', '/testimonials'],
+    ['escrow', escrowPageHead(APP), 'Escrow Service — LuxeMotors', '/escrow'],
+    ['results', resultsPageHead(APP), 'Sold Results — LuxeMotors', '/results'],
   ])('%s has its own title, canonical and valid JSON-LD', (_name, head, title, path) => {
     const parsed = parseHead(headTags(head, APP));
     expect(parsed.title).toBe(title);
@@ -400,8 +400,9 @@ describe('site pages', () => {
   });
 
   it.each([
-    ['not found', notFoundPageHead(), 'Page Not Found | LuxeMotors'],
-    ['unavailable', unavailablePageHead(), 'Temporarily Unavailable | LuxeMotors'],
+    ['not found', notFoundPageHead(), 'Page Not Found — LuxeMotors'],
+    ['a car not found', notFoundPageHead('Car Not Found'), 'Car Not Found — LuxeMotors'],
+    ['unavailable', unavailablePageHead(), 'Temporarily Unavailable — LuxeMotors'],
   ])('the %s page is kept out of search results', (_name, head, title) => {
     const parsed = parseHead(headTags(head, APP));
     expect(parsed.title).toBe(title);

@@ -14,10 +14,11 @@
 import type { CarDetail, CarListItem, Pagination } from '@common/api-types.ts';
 import type { CarStatus } from '@common/car-lifecycle.ts';
 import { BODY_STYLE_LABELS, CAR_CONDITIONS, type CarBodyStyle } from '@common/listing.ts';
+import { PAGE_TITLES, SITE_NAME, carName, carPageName, documentTitle, listingPageName, plainText } from '@common/page-titles.ts';
 import { PAGES, carPath } from '@common/paths.ts';
 import { formatUsd } from '@common/pricing.ts';
 
-export const SITE_NAME = 'LuxeMotors';
+export { SITE_NAME };
 export const DEFAULT_OG_IMAGE = {
   path: '/og-image.png',
   width: 1200,
@@ -86,12 +87,6 @@ function safeHttpUrl(url: string): string | null {
   }
 }
 
-/** Whitespace (and control characters) collapsed to single spaces, trimmed. */
-function plainText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
-}
-
 /**
  * Plain text of at most `max` characters, cut at a word boundary with an ellipsis when it is
  * longer, so the limit always holds.
@@ -107,8 +102,6 @@ export function truncateText(text: string, max = DESCRIPTION_MAX_LENGTH): string
   if (lastSpace > max / 2 && clean[max - 1] !== ' ') cut = cut.slice(0, lastSpace);
   return `${cut.replace(/[\s,;:.\-–—]+$/, '')}…`;
 }
-
-const carName = (car: { year: number; make: string; model: string }) => plainText(`${car.year} ${car.make} ${car.model}`);
 
 // ── Tags ───────────────────────────────────────────────────────────────────────────────────
 
@@ -175,13 +168,9 @@ export const CAR_AVAILABILITY: Record<CarStatus, string> = {
   hidden: `${SCHEMA}/OutOfStock`,
 };
 
-/** The auction is still taking bids and has one: the bid says more than the starting price. */
-const liveBid = (car: CarDetail) => (car.auction && !car.auction.ended && car.status === 'active' && car.highestBid !== null ? car.highestBid : null);
-
 export function carPageHead(car: CarDetail, appUrl: string): PageHead {
   const name = carName(car);
-  const bid = liveBid(car);
-  const title = `${name} — ${bid !== null ? `current bid ${formatUsd(bid)}` : formatUsd(car.price)} | ${SITE_NAME}`;
+  const title = documentTitle(carPageName(car));
   const description = plainText(car.description)
     ? truncateText(car.description)
     : truncateText(`${name} for sale on ${SITE_NAME}: ${formatUsd(car.price)}, ${car.mileage.toLocaleString('en-US')} miles, ${car.location}. Buy through escrow.`);
@@ -246,8 +235,7 @@ const LISTING_DESCRIPTION =
 export function listingPageHead(cars: CarListItem[], pagination: Pagination, appUrl: string, filters?: string): PageHead {
   const filterText = filters ? plainText(filters) : '';
   const page = Number.isInteger(pagination.page) && pagination.page > 1 ? pagination.page : 1;
-  const pageSuffix = page > 1 ? ` — Page ${page}` : '';
-  const title = `${filterText ? `${filterText} — ` : ''}${LISTING_TITLE}${pageSuffix} | ${SITE_NAME}`;
+  const title = documentTitle(listingPageName(page, filterText));
   const path = filterText || page === 1 ? PAGES.home : `${PAGES.home}?page=${page}`;
   const firstOnPage = (page - 1) * (pagination.limit > 0 ? pagination.limit : cars.length);
 
@@ -287,13 +275,13 @@ function infoPage(path: string, name: string, text: string, appUrl: string): Pag
       ],
     },
   };
-  return { title: `${name} | ${SITE_NAME}`, description, path, image: defaultImage(), ogType: 'website', jsonLd: [webPage] };
+  return { title: documentTitle(name), description, path, image: defaultImage(), ogType: 'website', jsonLd: [webPage] };
 }
 
 export function testimonialsPageHead(appUrl: string): PageHead {
   return infoPage(
     PAGES.testimonials,
-    'Buyer Testimonials',
+    PAGE_TITLES.testimonials,
     'What buyers say about their premium and luxury cars bought on LuxeMotors: ratings, verified purchases and their experience with escrow.',
     appUrl,
   );
@@ -302,7 +290,7 @@ export function testimonialsPageHead(appUrl: string): PageHead {
 export function escrowPageHead(appUrl: string): PageHead {
   return infoPage(
     PAGES.escrow,
-    'How Escrow Works',
+    PAGE_TITLES.escrow,
     'How LuxeMotors escrow protects both sides: secure payment, vehicle inspection, approval, then payment release. Compare the Basic, Premium and Platinum plans.',
     appUrl,
   );
@@ -312,16 +300,19 @@ export function resultsPageHead(appUrl: string, count?: number): PageHead {
   const sold = count !== undefined && Number.isInteger(count) && count > 0 ? `${count.toLocaleString('en-US')} premium and luxury cars` : 'Premium and luxury cars';
   return infoPage(
     PAGES.results,
-    'Sold Results',
+    PAGE_TITLES.results,
     `${sold} sold on LuxeMotors: what each fetched, by auction, offer or buy now. Real prices to check before you buy or sell.`,
     appUrl,
   );
 }
 
-/** The canonical is home: a missing page has no address of its own worth indexing. */
-export function notFoundPageHead(): PageHead {
+/**
+ * The canonical is home: a missing page has no address of its own worth indexing. `name` is
+ * what the app calls it (a car that is not there is "Car Not Found").
+ */
+export function notFoundPageHead(name: string = PAGE_TITLES.notFound): PageHead {
   return {
-    title: `Page Not Found | ${SITE_NAME}`,
+    title: documentTitle(name),
     description: 'The page you are looking for does not exist or has moved. Browse premium and luxury cars on LuxeMotors.',
     path: PAGES.home,
     image: defaultImage(),
@@ -333,7 +324,7 @@ export function notFoundPageHead(): PageHead {
 
 export function unavailablePageHead(): PageHead {
   return {
-    title: `Temporarily Unavailable | ${SITE_NAME}`,
+    title: documentTitle(PAGE_TITLES.unavailable),
     description: 'LuxeMotors is briefly unavailable. Please try again in a few moments.',
     path: PAGES.home,
     image: defaultImage(),

@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { PassThrough, type Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { CarDetail, CarListItem, Pagination } from '@common/api-types.ts';
+import { PAGE_TITLES } from '@common/page-titles.ts';
+import { PAGES, carPath } from '@common/paths.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import {
   carPageHead,
@@ -112,7 +114,7 @@ export class PageRenderer {
 
   /** Draws every page once so their screens' code is loaded before the first visitor. */
   async warm(): Promise<void> {
-    for (const path of ['/', '/car/0', '/testimonials', '/escrow', '/results', '/not-found']) {
+    for (const path of [PAGES.home, carPath(0), PAGES.testimonials, PAGES.escrow, PAGES.results, '/not-found']) {
       await this.renderBody(new URL(path, 'http://warm.invalid'), {}).catch(() => undefined);
     }
   }
@@ -135,8 +137,8 @@ export class PageRenderer {
 
   /** Drops the pages a change to car `carId` makes stale: its own and every list of cars. */
   forgetCar(carId: number): void {
-    const own = `/car/${carId}`;
-    this.recent.forget((key) => !key.startsWith('/car/') || key === own || key.startsWith(`${own}?`));
+    const own = carPath(carId);
+    this.recent.forget((key) => !key.startsWith(carPath('')) || key === own || key.startsWith(`${own}?`));
   }
 
   private async draw(url: URL, plan: ServerPagePlan): Promise<RenderedPage> {
@@ -164,7 +166,8 @@ export class PageRenderer {
 
   private async notFound(url: URL, page: ServerPageName, data: PageData = {}): Promise<RenderedPage> {
     const body = await this.cachedBody(url, data);
-    return { status: 404, html: this.document(headTags(notFoundPageHead(), this.appUrl) + codeAfterFirstPaint(this.assetTags(page, data)), body, data) };
+    const head = notFoundPageHead(page === 'car' ? PAGE_TITLES.carNotFound : PAGE_TITLES.notFound);
+    return { status: 404, html: this.document(headTags(head, this.appUrl) + codeAfterFirstPaint(this.assetTags(page, data)), body, data) };
   }
 
   private headFor(page: ServerPageName, data: PageData): string {

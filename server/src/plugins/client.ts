@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { fromProjectRoot } from '../../../db/project-root.ts';
 import { matchPage, PAGES } from '@common/paths.ts';
-import { parseId } from '../services/cars.ts';
+import { parseId } from '@common/ids.ts';
 import { heroImageTag, SCREEN_MODULES, screenPreloadTags, withHeadTags, type ViteManifest } from '../lib/page-preloads.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import { sendAppPage } from '../lib/app-page.ts';
@@ -35,7 +35,7 @@ export default fp(
     app.appShell.pageCache = () => ({ held: serverPages?.cachedPages ?? 0, sent: serverPages?.pagesSent ?? 0, drawn: serverPages?.pagesDrawn ?? 0 });
     app.appShell.render = async (url) => {
       const drawn = serverPages ? await drawOnServer(app, serverPages, url) : null;
-      return drawn ?? { status: 200, html: await browserPages(url.pathname) };
+      return drawn ?? { status: answersNotFound(url.pathname) ? 404 : 200, html: await browserPages(url.pathname) };
     };
     await app.register(fastifyStatic, {
       root: CLIENT_DIST,
@@ -63,6 +63,16 @@ export default fp(
   },
   { name: 'client', dependencies: ['errors', 'services'] },
 );
+
+/**
+ * The console's pages answer 404, as an unknown address does: the page cannot tell who asks (the
+ * session lives in the browser), and to anyone but staff the back office is not there. The app
+ * still opens it for staff.
+ */
+function answersNotFound(path: string): boolean {
+  const page = matchPage(path)?.page;
+  return page === 'admin' || page === 'adminSection';
+}
 
 /** Vite writes it with `build.manifest`; without it (an older build) pages announce nothing. */
 function readManifest(): ViteManifest {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { describeIssues, type SchemaIssue } from '@common/validation.ts';
+import { PHOTO_TOO_LARGE_MESSAGE } from '@common/listing.ts';
 import { AppError } from '../lib/errors.ts';
 import { sendAppPage } from '../lib/app-page.ts';
 
@@ -41,7 +42,7 @@ export default fp(
       if (status === 413) {
         const message =
           error.code === 'FST_REQ_FILE_TOO_LARGE'
-            ? 'Photos can be at most 10 MB'
+            ? PHOTO_TOO_LARGE_MESSAGE
             : error.code === 'FST_FILES_LIMIT' || error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FIELDS_LIMIT'
               ? 'Send one photo per request, in the field "file"'
               : 'The request body is too large';

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
+import { isRecordId } from '@common/ids.ts';
 import { findCarOwner } from '../services/chat.ts';
 import type { ActiveSession } from '../services/auth.ts';
 import { originPolicy } from './origins.ts';
@@ -161,7 +162,7 @@ function parseCommand(text: string): { action: 'subscribe' | 'unsubscribe'; carI
   const entries = Object.entries(value);
   if (entries.length !== 1) return null;
   const [action, carId] = entries[0]!;
-  if ((action !== 'subscribe' && action !== 'unsubscribe') || typeof carId !== 'number' || !Number.isInteger(carId) || carId < 1 || carId > 2_147_483_647) return null;
+  if ((action !== 'subscribe' && action !== 'unsubscribe') || !isRecordId(carId)) return null;
   return { action, carId };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeLike, paginate, parseId, parseSearch } from './cars.ts';
+import { escapeLike, paginate, parseSearch } from './cars.ts';
 
 describe('parseSearch', () => {
   it('treats a four-digit number as an exact year and other words as text', () => {
@@ -33,12 +33,5 @@ describe('paginate', () => {
 
   it('reports zero pages for no results', () => {
     expect(paginate(0, 1, 12).pages).toBe(0);
-  });
-});
-
-describe('parseId', () => {
-  it('accepts positive 32-bit integers only', () => {
-    expect(parseId('42')).toBe(42);
-    for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '2147483648', '99999999999', '']) expect(parseId(bad)).toBeNull();
   });
 });

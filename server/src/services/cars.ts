@@ -8,19 +8,10 @@ import { TtlCache } from '../lib/ttl-cache.ts';
 import type { AuctionDetail, AuctionSummary, CarDetail, CarListItem, Pagination } from '@common/api-types.ts';
 import type { CarStatus } from '@common/car-lifecycle.ts';
 import type { AuctionOutcome } from '@common/auction-rules.ts';
-import { carVisibleTo } from '@common/listing.ts';
+import { LUXURY_MIN_PRICE, carVisibleTo, type ListingFilter, type ListingSort } from '@common/listing.ts';
 import type { ListingCriteria } from '@common/schemas/listing.ts';
 
 export type { CarDetail, CarListItem, Pagination, Review } from '@common/api-types.ts';
-
-export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market', 'auctions'] as const;
-export type ListingFilter = (typeof LISTING_FILTERS)[number];
-export const LISTING_SORTS = ['price-low', 'price-high', 'year-new', 'year-old', 'popular', 'ending-soon'] as const;
-export type ListingSort = (typeof LISTING_SORTS)[number];
-
-export const LUXURY_MIN_PRICE = 100_000;
-export const DEFAULT_PAGE_SIZE = 12;
-export const MAX_PAGE_SIZE = 50;
 
 export interface ListingQuery extends ListingCriteria {
   filter: ListingFilter;
@@ -478,11 +469,4 @@ function toCarDetail(
       verified: r.verified,
     })),
   };
-}
-
-/** Path ids are text; anything that is not a positive 32-bit integer cannot name a car. */
-export function parseId(raw: string): number | null {
-  if (!/^\d{1,10}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id >= 1 && id <= 2_147_483_647 ? id : null;
 }

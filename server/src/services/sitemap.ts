@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { and, asc, count, eq, gt, lte, max, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import { cars } from '../../../db/schema/index.ts';
+import { MAX_ID } from '@common/ids.ts';
 import { carPath, PAGES } from '@common/paths.ts';
 import { notFound } from '../lib/errors.ts';
 
@@ -16,7 +17,6 @@ export const SITEMAP_PAGES: readonly string[] = [PAGES.home, PAGES.escrow, PAGES
 export const SITEMAP_BATCH_SIZE = 1_000;
 
 /** Car ids are PostgreSQL integers; part ranges past this hold no car. */
-const MAX_CAR_ID = 2_147_483_647;
 
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -90,7 +90,7 @@ export class SitemapService {
     if (SITEMAP_PAGES.length + (row?.cars ?? 0) <= perFile) {
       // Cars published since the count are left for the next read rather than overfill the file.
       // Never null: the pages are always there.
-      return (await this.urlset(SITEMAP_PAGES, { afterId: 0, throughId: MAX_CAR_ID, limit: perFile - SITEMAP_PAGES.length }))!;
+      return (await this.urlset(SITEMAP_PAGES, { afterId: 0, throughId: MAX_ID, limit: perFile - SITEMAP_PAGES.length }))!;
     }
     return Readable.from(this.indexXml(await this.parts()));
   }
@@ -102,7 +102,7 @@ export class SitemapService {
     const perFile = this.options.urlsPerFile;
     const pages = SITEMAP_PAGES.slice((part - 1) * perFile, part * perFile);
     const afterId = Math.max(0, (part - 1) * perFile - SITEMAP_PAGES.length);
-    const throughId = Math.min(MAX_CAR_ID, part * perFile - SITEMAP_PAGES.length);
+    const throughId = Math.min(MAX_ID, part * perFile - SITEMAP_PAGES.length);
     const stream = await this.urlset(pages, { afterId, throughId });
     if (!stream) throw notFound('Sitemap not found');
     return stream;

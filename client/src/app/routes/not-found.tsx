@@ -1,4 +1,5 @@
 import { useNavigate } from 'react-router-dom';
+import { PAGE_TITLES } from '@common/page-titles.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 function isSameOriginReferrer(): boolean {
@@ -10,7 +11,7 @@ function isSameOriginReferrer(): boolean {
 }
 
 export function NotFoundScreen() {
-  useDocumentTitle('Page Not Found');
+  useDocumentTitle(PAGE_TITLES.notFound);
   const navigate = useNavigate();
 
   function goBack() {

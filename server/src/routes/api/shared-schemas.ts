@@ -1,7 +1,7 @@
 import { Type, type TString } from 'typebox';
 import { notFound } from '../../lib/errors.ts';
 import { IsoDateTime } from '../../lib/schemas.ts';
-import { parseId } from '../../services/cars.ts';
+import { parseId } from '@common/ids.ts';
 
 export const ChatMessageSchema = Type.Object(
   {

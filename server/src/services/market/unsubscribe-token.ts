@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isRecordId } from '@common/ids.ts';
 
 /**
  * The token in an alert email's unsubscribe link: the saved search's id and an HMAC of it under
@@ -17,7 +18,7 @@ export class UnsubscribeTokens {
     const match = /^([1-9]\d{0,9})\.([A-Za-z0-9_-]{43})$/.exec(token);
     if (!match) return null;
     const searchId = Number(match[1]);
-    if (searchId > 2_147_483_647) return null;
+    if (!isRecordId(searchId)) return null;
     const expected = Buffer.from(this.mac(searchId));
     const given = Buffer.from(match[2]!);
     return expected.length === given.length && timingSafeEqual(expected, given) ? searchId : null;

@@ -1,5 +1,6 @@
 import type { Sharp } from 'sharp';
 import { AppError } from '../../lib/errors.ts';
+import { PHOTO_LIMITS, PHOTO_TYPE_NAMES } from '@common/listing.ts';
 
 /**
  * Most a card image may weigh: a listing page shows twelve of them at once. Grainy photos (high
@@ -18,14 +19,8 @@ async function withinBudget(encodeAt: (quality: number) => Promise<Buffer>, qual
   return body;
 }
 
-/** Largest photo file accepted. */
-export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
-/**
- * Largest photo accepted, in pixels: above any camera's (a 100-megapixel medium format
- * included), far below what a decompression bomb claims. Checked from the header, before
- * anything is decoded.
- */
-export const MAX_PHOTO_PIXELS = 120_000_000;
+/** Largest photo accepted, in pixels (checked from the header, before anything is decoded). */
+export const MAX_PHOTO_PIXELS = PHOTO_LIMITS.maxMegapixels * 1_000_000;
 
 /** The sizes stored for every photo: cards in the listing, and the car page's gallery. */
 export const PHOTO_SIZES = { card: 640, gallery: 1600 } as const;
@@ -80,7 +75,7 @@ export class PhotoProcessor {
 }
 
 export const unsupportedImage = () =>
-  new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Photos must be JPEG, PNG or WebP images');
+  new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Photos must be ${PHOTO_TYPE_NAMES} images`);
 
 /**
  * Decodes an uploaded photo and encodes it afresh in every size, as WebP and JPEG. Decoding runs
@@ -100,7 +95,7 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
   }
   const { width = 0, height = 0 } = metadata;
   if (width * height > MAX_PHOTO_PIXELS) {
-    throw new AppError(400, 'IMAGE_TOO_LARGE', `Photos may have at most ${MAX_PHOTO_PIXELS / 1_000_000} megapixels`);
+    throw new AppError(400, 'IMAGE_TOO_LARGE', `Photos may have at most ${PHOTO_LIMITS.maxMegapixels} megapixels`);
   }
   if (width < 1 || height < 1) throw new AppError(400, 'INVALID_IMAGE', 'This image could not be read. Try another file.');
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type ComponentType } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, NavLink, useParams } from 'react-router-dom';
 import { isStaff } from '@common/back-office.ts';
 import { ADMIN_SECTIONS, adminPath, isAdminSection, type AdminSection } from '@common/paths.ts';
@@ -22,7 +22,7 @@ import { getOwnProfile } from '../api/admin-api.ts';
 import { ConsoleAccessContext, type ConsoleRefusal } from '../hooks/console-access.ts';
 import { ROLE_LABELS } from '../lib/format.ts';
 import { AuditSection } from './audit-section.tsx';
-import { ConsoleRefused, NoConsoleAccess } from './console-gates.tsx';
+import { ConsoleRefused } from './console-gates.tsx';
 import { DisputesSection } from './disputes-section.tsx';
 import { FlaggedBidsSection } from './flagged-bids-section.tsx';
 import { LedgerSection } from './ledger-section.tsx';
@@ -48,25 +48,26 @@ const SECTIONS: Record<AdminSection, { Icon: ComponentType<IconProps>; Section: 
 const sectionLabel = (section: AdminSection) => SECTION_HEADS[section].title;
 
 /**
- * `/admin` and `/admin/:section`: the operator console. Signed-out visitors sign in first;
- * accounts without a staff role are told the console is not theirs (the API refuses them too).
+ * `/admin` and `/admin/:section`: the operator console. Signed-out visitors sign in first; to an
+ * account without a staff role the console does not exist, so it gets `notFound`, the page any
+ * unknown address shows (the server answers these addresses 404 too, and the API refuses them).
  */
-export function AdminScreen() {
-  return <SignedIn>{(user) => <ConsoleDoor user={user} />}</SignedIn>;
+export function AdminScreen({ notFound }: { notFound: ReactNode }) {
+  return <SignedIn>{(user) => <ConsoleDoor user={user} notFound={notFound} />}</SignedIn>;
 }
 
 /**
- * Staff go in. Anyone else is refused, once the server has confirmed the role: the stored copy
- * may be from before a role was granted.
+ * Staff go in. Anyone else is shown that there is nothing here, once the server has confirmed the
+ * role: the stored copy may be from before a role was granted.
  */
-function ConsoleDoor({ user }: { user: SessionUser }) {
+function ConsoleDoor({ user, notFound }: { user: SessionUser; notFound: ReactNode }) {
   const checked = useFreshProfile(user.id);
-  if (isStaff(user.role)) return <Console user={user} />;
+  if (isStaff(user.role)) return <Console user={user} notFound={notFound} />;
   if (!checked) return <ScreenLoading title="Console" label="Checking your access..." />;
-  return <NoConsoleAccess />;
+  return notFound;
 }
 
-function Console({ user }: { user: SessionUser }) {
+function Console({ user, notFound }: { user: SessionUser; notFound: ReactNode }) {
   const { section: param } = useParams();
   const section: AdminSection | null = param === undefined ? 'overview' : isAdminSection(param) ? param : null;
   const titleId = useId();
@@ -105,7 +106,9 @@ function Console({ user }: { user: SessionUser }) {
     return <Section user={user} titleId={titleId} />;
   }, [section, user, titleId]);
 
-  if (refusal) return <ConsoleRefused refusal={refusal} user={user} />;
+  // The API says this account is not staff after all (a role taken away since it was stored).
+  if (refusal === 'NOT_ALLOWED') return notFound;
+  if (refusal) return <ConsoleRefused user={user} />;
 
   return (
     <ConsoleAccessContext.Provider value={setRefusal}>

@@ -7,7 +7,7 @@ import { errorMessage } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/relative-time.ts';
 import { getAudit, type AuditEntry, type AuditFilters } from '../api/admin-api.ts';
 import { useConsoleResource, useReportRefusal } from '../hooks/console-access.ts';
-import { AUDIT_ACTION_LABELS, TARGET_LABELS, actorLabel, compactJson, parseId, shortHash } from '../lib/format.ts';
+import { AUDIT_ACTION_LABELS, TARGET_LABELS, actorLabel, compactJson, parseTypedId, shortHash } from '../lib/format.ts';
 import { ConsoleEmpty, ConsoleSection, FilterForm, type SectionProps } from './section-parts.tsx';
 import './audit-section.css';
 
@@ -27,7 +27,7 @@ function filtersOf(values: FilterValues): AuditFilters {
   if (values.actor.trim()) filters.actor = values.actor.trim();
   if (values.action) filters.action = values.action;
   if (values.targetType) filters.targetType = values.targetType;
-  const id = parseId(values.targetId);
+  const id = parseTypedId(values.targetId);
   if (id !== null) filters.targetId = id;
   return filters;
 }
@@ -61,7 +61,7 @@ export function AuditSection({ titleId }: SectionProps) {
   const set = <K extends keyof FilterValues>(name: K, value: FilterValues[K]) => setValues((v) => ({ ...v, [name]: value }));
 
   function apply() {
-    if (values.targetId.trim() && parseId(values.targetId) === null) {
+    if (values.targetId.trim() && parseTypedId(values.targetId) === null) {
       setIdError('A target id is a whole number, like 12');
       document.getElementById(`${idBase}-target-id`)?.focus();
       return;

@@ -1,10 +1,9 @@
 import type { ComponentType, ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { LockIcon, ShieldCheckIcon, type IconProps } from '../../../components/ui/icons.tsx';
+import { ShieldCheckIcon, type IconProps } from '../../../components/ui/icons.tsx';
 import type { SessionUser } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { useLogout } from '../../auth/index.ts';
-import type { ConsoleRefusal } from '../hooks/console-access.ts';
 import './console-gates.css';
 
 /** The dashboard's settings tab, where two-factor sign-in is set up. */
@@ -61,30 +60,8 @@ function ConsoleGate({
   );
 }
 
-/** An account without a staff role at `/admin`. */
-export function NoConsoleAccess() {
-  return (
-    <ConsoleGate
-      testId="console-no-access"
-      tabTitle="No Access"
-      Icon={LockIcon}
-      title="You don't have access to the console"
-      text="The operator console is for the LuxeMotors team. If you need help with an order, a listing or your account, our support team will take it from here."
-      actions={[
-        { label: 'Return Home', to: '/' },
-        { label: 'Contact Support', to: '/support' },
-      ]}
-    />
-  );
-}
-
-/** The API turned the console away: not staff after all, or no second factor on this session. */
-export function ConsoleRefused({ refusal, user }: { refusal: ConsoleRefusal; user: SessionUser }) {
-  if (refusal === 'NOT_ALLOWED') return <NoConsoleAccess />;
-  return <SecondFactorNeeded user={user} />;
-}
-
-function SecondFactorNeeded({ user }: { user: SessionUser }) {
+/** The API turned the console away for want of a second factor on this session. */
+export function ConsoleRefused({ user }: { user: SessionUser }) {
   const location = useLocation();
   const { logout, pending } = useLogout({ to: '/login', state: { from: `${location.pathname}${location.search}` } });
   if (!user.totp_enabled) {

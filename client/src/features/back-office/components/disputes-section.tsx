@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { OrderActor, OperatorAction } from '@common/order-lifecycle.ts';
+import { amountCharged } from '@common/escrow-plans.ts';
 import { ResolveDisputeSchema } from '@common/schemas/admin.ts';
 import { carPath } from '@common/paths.ts';
 import { formatUsd } from '@common/pricing.ts';
@@ -34,7 +35,7 @@ const OUTCOMES: Record<OperatorAction, MoveWords & { done: string; description: 
     danger: true,
     done: 'refunded to the buyer',
     description: (o) =>
-      `${formatUsd(o.payment?.amountCharged ?? o.amount + o.escrowFee)} goes back to ${o.buyerName}, the car returns to the seller and is listed again. This cannot be undone.`,
+      `${formatUsd(amountCharged(o))} goes back to ${o.buyerName}, the car returns to the seller and is listed again. This cannot be undone.`,
   },
 };
 
@@ -89,7 +90,7 @@ export function DisputesSection({ titleId }: SectionProps) {
               throw error;
             }
             mutate((list) => list.filter((o) => o.id !== order.id));
-            setDone(`Order #${order.id}: ${formatUsd(outcome === 'release' ? order.amount : (order.payment?.amountCharged ?? order.amount + order.escrowFee))} ${OUTCOMES[outcome].done}.`);
+            setDone(`Order #${order.id}: ${formatUsd(outcome === 'release' ? order.amount : amountCharged(order))} ${OUTCOMES[outcome].done}.`);
           }}
         />
       )}
@@ -119,7 +120,7 @@ function DisputeCard({ order, onDecide }: { order: DisputedOrder; onDecide: (out
         <Fact label="Buyer">{order.buyerName}</Fact>
         <Fact label="Seller">{order.sellerName}</Fact>
         <Fact label="Price">{formatUsd(order.amount)}</Fact>
-        <Fact label="Charged">{formatUsd(order.payment?.amountCharged ?? order.amount + order.escrowFee)}</Fact>
+        <Fact label="Charged">{formatUsd(amountCharged(order))}</Fact>
         <Fact label="Disputed">{opening ? <time dateTime={opening.at}>{formatDateTime(opening.at)}</time> : '—'}</Fact>
       </Facts>
 

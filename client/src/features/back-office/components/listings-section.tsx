@@ -12,7 +12,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { listingStatusLabel, listingStatusTone } from '../../../lib/listing-status.ts';
 import { actOnListing, getCar, type ListingAction } from '../api/admin-api.ts';
 import { useReportRefusal } from '../hooks/console-access.ts';
-import { parseId } from '../lib/format.ts';
+import { parseTypedId } from '../lib/format.ts';
 import { ReasonDialog, type MoveWords } from './reason-dialog.tsx';
 import { ConsoleSection, ConsoleStatus, FilterForm, MoveButton, type SectionProps } from './section-parts.tsx';
 
@@ -62,7 +62,7 @@ export function ListingsSection({ titleId }: SectionProps) {
   }
 
   function submit() {
-    const id = parseId(text);
+    const id = parseTypedId(text);
     if (id === null) {
       setFieldError('Enter the car’s number, as in its address: /car/12');
       document.getElementById(fieldId)?.focus();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actorLabel, compactJson, dayBoundary, ledgerBalances, parseId, shortHash } from './format.ts';
+import { actorLabel, compactJson, dayBoundary, ledgerBalances, parseTypedId, shortHash } from './format.ts';
 
 describe('console formatting', () => {
   it('names the actor by email, or cli', () => {
@@ -30,11 +30,11 @@ describe('console formatting', () => {
   });
 
   it('reads ids as typed', () => {
-    expect(parseId(' 12 ')).toBe(12);
-    expect(parseId('#7')).toBe(7);
-    expect(parseId('0')).toBeNull();
-    expect(parseId('1.5')).toBeNull();
-    expect(parseId('99999999999')).toBeNull();
+    expect(parseTypedId(' 12 ')).toBe(12);
+    expect(parseTypedId('#7')).toBe(7);
+    expect(parseTypedId('0')).toBeNull();
+    expect(parseTypedId('1.5')).toBeNull();
+    expect(parseTypedId('99999999999')).toBeNull();
     expect(shortHash('a'.repeat(64))).toHaveLength(12);
   });
 });

@@ -1,5 +1,6 @@
 import type { AuditEntry } from '@common/api-types.ts';
 import type { AuditAction, AuditTargetType, UserRole } from '@common/back-office.ts';
+import { parseId } from '@common/ids.ts';
 
 /** Words and short forms the console shows for the back office's records. */
 
@@ -57,9 +58,6 @@ export function ledgerBalances(totals: { charged: number; paidOut: number; refun
 }
 
 /** A positive whole id typed in a field, or null. */
-export function parseId(text: string): number | null {
-  const trimmed = text.trim().replace(/^#/, '');
-  if (!/^\d{1,10}$/.test(trimmed)) return null;
-  const id = Number(trimmed);
-  return id >= 1 && id <= 2_147_483_647 ? id : null;
+export function parseTypedId(text: string): number | null {
+  return parseId(text.trim().replace(/^#/, ''));
 }

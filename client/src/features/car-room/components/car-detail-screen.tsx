@@ -3,13 +3,15 @@ import { Link, useParams } from 'react-router-dom';
 import { ConnectionBanner } from '../../../components/ui/connection-banner.tsx';
 import { GaugeIcon, MapPinIcon, ShieldCheckIcon, UserIcon } from '../../../components/ui/icons.tsx';
 import { NotFoundPage, ScreenError, ScreenLoading } from '../../../components/ui/load-state.tsx';
-import { parseRouteId } from '../../../lib/route-id.ts';
+import { parseId } from '@common/ids.ts';
+import { PAGE_TITLES, carName, carPageName } from '@common/page-titles.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-user.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import type { CarDetail } from '../api/car-room-api.ts';
 import { useCarRoom } from '../hooks/use-car-room.ts';
-import { formatMileage, formatRating } from '../lib/format.ts';
+import { formatMileage } from '../../../lib/quantities.ts';
+import { formatRating } from '../lib/format.ts';
 import { carStatusNotice } from '../lib/car-status.ts';
 import { auctionView, currentMinimumBid, maximumBid, orderToShow, type CarRoom } from '../stores/car-room-merge.ts';
 import { ownCarKey, syncRoom, useCarRoomStore } from '../stores/car-room-store.ts';
@@ -25,7 +27,7 @@ import './car-room.css';
 /** `/car/:id` (spec §2 Car detail): the car, its live counters, bids and discussion. */
 export function CarDetailScreen() {
   const { id } = useParams();
-  const carId = parseRouteId(id);
+  const carId = parseId(id);
   const room = useCarRoom(carId);
   useRefreshUnverifiedUser();
 
@@ -41,15 +43,16 @@ export function CarDetailScreen() {
 
 function CarNotFound() {
   return (
-    <NotFoundPage titleId="car-not-found-title" title="Car Not Found" action={{ to: '/', label: 'Back to Listings' }}>
+    <NotFoundPage titleId="car-not-found-title" title={PAGE_TITLES.carNotFound} action={{ to: '/', label: 'Back to Listings' }}>
       This vehicle does not exist or is no longer listed.
     </NotFoundPage>
   );
 }
 
 function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
-  const title = `${detail.year} ${detail.make} ${detail.model}`;
-  useDocumentTitle(title);
+  const title = carName(detail);
+  // The bid as it stands now: the title follows the auction live, as the page does.
+  useDocumentTitle(carPageName({ ...detail, highestBid: room.highestBid ?? detail.highestBid }));
   const titleId = useId();
   const aboutId = useId();
   const featuresId = useId();

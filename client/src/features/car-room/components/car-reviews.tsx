@@ -2,7 +2,8 @@ import { useId } from 'react';
 import { VerifiedBadge } from '../../../components/ui/verified-badge.tsx';
 import { formatDate } from '../../../lib/relative-time.ts';
 import type { Review } from '../api/car-room-api.ts';
-import { countLabel, formatRating } from '../lib/format.ts';
+import { countLabel } from '../../../lib/quantities.ts';
+import { formatRating } from '../lib/format.ts';
 import { Stars } from './stars.tsx';
 
 export function CarReviews({ reviews }: { reviews: Review[] }) {

@@ -6,7 +6,7 @@ import { formatDateTime, formatMessageTime } from '../../../lib/relative-time.ts
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { CHAT_MESSAGE_MAX_LENGTH, type ChatMessage } from '../api/car-room-api.ts';
-import { countLabel } from '../lib/format.ts';
+import { countLabel } from '../../../lib/quantities.ts';
 import { sendChatMessage } from '../stores/car-room-store.ts';
 import { SendIcon } from './room-icons.tsx';
 import { useSessionDependent } from '../../../lib/use-hydrated.ts';

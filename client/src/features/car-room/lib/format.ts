@@ -1,15 +1,3 @@
-const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-
-/** 12345 → "12,345 mi". */
-export function formatMileage(miles: number): string {
-  return `${integer.format(Math.round(miles))} mi`;
-}
-
-/** countLabel(1, 'bid') → "1 bid"; countLabel(3, 'bid') → "3 bids". */
-export function countLabel(count: number, singular: string, plural = `${singular}s`): string {
-  return `${integer.format(count)} ${count === 1 ? singular : plural}`;
-}
-
 /** 4.8 → "4.8"; 5 → "5.0". */
 export function formatRating(rating: number): string {
   return rating.toFixed(1);

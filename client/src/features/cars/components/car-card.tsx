@@ -8,7 +8,7 @@ import { VerifiedBadge } from '../../../components/ui/verified-badge.tsx';
 import { WatchButton } from '../../../components/watch-button.tsx';
 import type { CarListItem } from '../api/get-cars.ts';
 import { useListingLiveStore, type LiveCounts } from '../stores/listing-live-store.ts';
-import { countLabel, formatMileage } from '../lib/format.ts';
+import { countLabel, formatMileage } from '../../../lib/quantities.ts';
 import './car-card.css';
 import { carPath } from '@common/paths.ts';
 

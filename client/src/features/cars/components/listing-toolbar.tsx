@@ -1,13 +1,8 @@
 import { useId } from 'react';
 import { FilterChips } from '../../../components/ui/filter-chips.tsx';
 import { SelectOptions } from '../../../components/ui/form-field.tsx';
-import {
-  FILTER_OPTIONS,
-  LISTING_SORTS,
-  SORT_OPTIONS,
-  type ListingFilter,
-  type ListingSort,
-} from '../lib/listing-query.ts';
+import { LISTING_SORTS, type ListingFilter, type ListingSort } from '@common/listing.ts';
+import { FILTER_OPTIONS, SORT_OPTIONS } from '../lib/listing-query.ts';
 import './listing-toolbar.css';
 
 export function ListingToolbar({

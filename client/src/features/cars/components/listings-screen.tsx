@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { listingPageName } from '@common/page-titles.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { LoadingStatus } from '../../../components/ui/spinner.tsx';
 import { ErrorNotice } from '../../../components/ui/load-state.tsx';
@@ -20,8 +21,8 @@ function prefersReducedMotion(): boolean {
 }
 
 export function ListingsScreen() {
-  useDocumentTitle('Cars');
   const [query, update] = useListingQuery();
+  useDocumentTitle(listingPageName(query.page));
   const { result, retry } = useCars(query);
   useLiveListing(result.status === 'success' ? result.data.cars : null);
   const resultsRef = useRef<HTMLElement>(null);

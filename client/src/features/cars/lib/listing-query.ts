@@ -1,4 +1,14 @@
 import type { Query } from '../../../lib/api-client.ts';
+import {
+  DEFAULT_LISTING_FILTER,
+  DEFAULT_LISTING_SORT,
+  DEFAULT_PAGE_SIZE,
+  LISTING_FILTERS,
+  LISTING_SORTS,
+  LUXURY_MIN_PRICE,
+  type ListingFilter,
+  type ListingSort,
+} from '@common/listing.ts';
 import { FILTER_KEYS, filtersFromParams, pickFilters, writeFilterParams, type FilterCriteria } from '../../market/index.ts';
 
 /**
@@ -6,17 +16,9 @@ import { FILTER_KEYS, filtersFromParams, pickFilters, writeFilterParams, type Fi
  * its two serialisations: the page URL (defaults omitted, shareable) and the API request.
  */
 
-export const PAGE_SIZE = 12;
-
-export const LISTING_FILTERS = ['all', 'luxury', 'sports', 'below-market', 'auctions'] as const;
-export type ListingFilter = (typeof LISTING_FILTERS)[number];
-
-export const LISTING_SORTS = ['price-low', 'price-high', 'year-new', 'year-old', 'popular', 'ending-soon'] as const;
-export type ListingSort = (typeof LISTING_SORTS)[number];
-
 export const FILTER_OPTIONS: ReadonlyArray<{ value: ListingFilter; label: string }> = [
   { value: 'all', label: 'All' },
-  { value: 'luxury', label: '$100k+' },
+  { value: 'luxury', label: `$${LUXURY_MIN_PRICE / 1000}k+` },
   { value: 'sports', label: 'Sports' },
   { value: 'below-market', label: 'Below Market' },
   // v2: live timed auctions only.
@@ -50,8 +52,8 @@ function withoutFilters(query: ListingQuery): ListingQuery {
 
 export const DEFAULT_LISTING_QUERY: Readonly<ListingQuery> = {
   search: '',
-  filter: 'all',
-  sort: 'price-low',
+  filter: DEFAULT_LISTING_FILTER,
+  sort: DEFAULT_LISTING_SORT,
   page: 1,
 };
 
@@ -86,15 +88,15 @@ export function toSearchParams(query: ListingQuery): URLSearchParams {
   return params;
 }
 
-/** The `GET /api/cars` query: always `limit=12`; empty search, `filter=all` and unset criteria are omitted. */
+/** The `GET /api/cars` query: always the default page size; empty search, `filter=all` and unset criteria are omitted. */
 export function toApiQuery(query: ListingQuery): Query {
   return {
     search: query.search.trim() || undefined,
-    filter: query.filter === 'all' ? undefined : query.filter,
+    filter: query.filter === DEFAULT_LISTING_FILTER ? undefined : query.filter,
     ...pickFilters(query),
     sort: query.sort,
     page: query.page,
-    limit: PAGE_SIZE,
+    limit: DEFAULT_PAGE_SIZE,
   };
 }
 

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
+import { MAX_WATCHED_CARS } from '@common/listing.ts';
 import { isExtension, laterEnd } from '../../../lib/countdown.ts';
 import { recordServerTime } from '../../../lib/server-clock.ts';
 import { emitIfConnected, getSocket, onSocketConnect } from '../../../lib/socket.ts';
@@ -34,9 +35,6 @@ export interface ListingLiveState {
 }
 
 export const useListingLiveStore = create<ListingLiveState>()(() => ({ byId: {} }));
-
-/** The server accepts at most this many ids per `cars:watch`. */
-export const MAX_WATCHED_CARS = 60;
 
 /** A card on screen: its id, and for an auction the end and bid count its snapshot shows. */
 export interface WatchedCar {

@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ESCROW_PLANS } from '@common/escrow-plans.ts';
+import { PAGE_TITLES } from '@common/page-titles.ts';
 import {
   BanknoteIcon,
   CardIcon,
@@ -66,7 +67,7 @@ const SECURITY: readonly { title: string; text: string; icon: ReactNode }[] = [
 ];
 
 export function EscrowScreen() {
-  useDocumentTitle('Escrow Service');
+  useDocumentTitle(PAGE_TITLES.escrow);
   const titleId = useId();
   const stepsId = useId();
   const plansId = useId();

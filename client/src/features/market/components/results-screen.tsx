@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { SALE_ROUTE_LABELS } from '@common/market-data.ts';
 import { LISTING_LIMITS } from '@common/listing.ts';
 import { formatUsd } from '@common/pricing.ts';
+import { PAGE_TITLES } from '@common/page-titles.ts';
 import { PAGES, carPath } from '@common/paths.ts';
 import type { SoldResult } from '@common/api-types.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
@@ -10,12 +11,11 @@ import { Loaded } from '../../../components/ui/load-state.tsx';
 import { PageHero } from '../../../components/ui/page-hero.tsx';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { formatDate } from '../../../lib/relative-time.ts';
+import { formatMileage } from '../../../lib/quantities.ts';
 import { useResource } from '../../../lib/use-resource.ts';
 import { getResults, resultsPagePath, type ResultsQuery } from '../api/market-api.ts';
 import { parseResultsQuery, resultsParams } from '../lib/results-query.ts';
 import './market.css';
-
-const miles = new Intl.NumberFormat('en-US');
 
 function ResultRow({ result }: { result: SoldResult }) {
   return (
@@ -23,7 +23,7 @@ function ResultRow({ result }: { result: SoldResult }) {
       <th scope="row">
         <Link to={carPath(result.carId)} className="text-link">{`${result.year} ${result.make} ${result.model}`}</Link>
       </th>
-      <td data-label="Mileage">{`${miles.format(result.mileage)} mi`}</td>
+      <td data-label="Mileage">{formatMileage(result.mileage)}</td>
       <td data-label="Sold for" className="results-table__price">
         {formatUsd(result.soldPrice)}
       </td>
@@ -129,7 +129,7 @@ function ResultsFilter({ query, onApply }: { query: ResultsQuery; onApply: (make
 
 /** `/results`: what cars actually sold for, newest first, by make and model (kept in the URL). */
 export function ResultsScreen() {
-  useDocumentTitle('Sold results');
+  useDocumentTitle(PAGE_TITLES.results);
   const [params, setParams] = useSearchParams();
   const query = parseResultsQuery(params);
   const key = resultsParams(query).toString();

@@ -1,6 +1,6 @@
 import { LISTING_LIMITS } from '@common/listing.ts';
 import { PAGES } from '@common/paths.ts';
-import { parseRouteId } from '../../../lib/route-id.ts';
+import { parseId } from '@common/ids.ts';
 import type { ResultsQuery } from '../api/market-api.ts';
 
 /**
@@ -19,7 +19,7 @@ export function parseResultsQuery(params: URLSearchParams): ResultsQuery {
     make: text(params.get('make'), LISTING_LIMITS.make),
     model: text(params.get('model'), LISTING_LIMITS.model),
     page: Number.isSafeInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1,
-    carId: parseRouteId(params.get('carId')),
+    carId: parseId(params.get('carId')),
   };
 }
 

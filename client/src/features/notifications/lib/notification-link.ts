@@ -1,12 +1,10 @@
 import type { AppNotification } from '../api/notifications-api.ts';
+import { parseId } from '@common/ids.ts';
 import { carPath, offerPath, orderPath } from '@common/paths.ts';
 
 /** "... <kind> #123 ..." → 123, for a real database id. */
 function idAfter(kind: 'Order' | 'Offer', text: string): number | null {
-  const match = new RegExp(`${kind} #(\\d{1,10})\\b`).exec(text);
-  if (!match) return null;
-  const id = Number(match[1]);
-  return id >= 1 && id <= 2_147_483_647 ? id : null;
+  return parseId(new RegExp(`${kind} #(\\d+)\\b`).exec(text)?.[1]);
 }
 
 /** "... (Order #123) ..." → 123: order notifications name their order this way. */

@@ -9,7 +9,7 @@ import { ArrowLeftIcon, CarIcon, ReceiptIcon } from '../../../components/ui/icon
 import { NotFoundPage, ScreenError, ScreenLoading } from '../../../components/ui/load-state.tsx';
 import { PageHero } from '../../../components/ui/page-hero.tsx';
 import { formatDateTime } from '../../../lib/relative-time.ts';
-import { parseRouteId } from '../../../lib/route-id.ts';
+import { parseId } from '@common/ids.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import type { Offer } from '../api/offers-api.ts';
 import { actorName, carTitle, historyLine, offerParty, offerStatusLabel, offerStatusTone, turnText } from '../lib/offer-view.ts';
@@ -20,7 +20,7 @@ import './offers.css';
 
 /** `/offers/:id`: one offer's thread for its buyer or seller; anyone signed out goes to /login and back. */
 export function OfferScreen() {
-  const offerId = parseRouteId(useParams().id);
+  const offerId = parseId(useParams().id);
   return (
     <SignedIn>
       {(user) => (offerId === null ? <OfferNotFound /> : <LiveOffer key={`${user.id}:${offerId}`} offerId={offerId} userId={user.id} />)}

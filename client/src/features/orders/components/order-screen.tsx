@@ -7,7 +7,7 @@ import { ArrowLeftIcon } from '../../../components/ui/icons.tsx';
 import { NotFoundPage, ScreenError, ScreenLoading } from '../../../components/ui/load-state.tsx';
 import { nextStepText, orderRole, roleLabel, type OrderRole } from '../../../lib/order-progress.ts';
 import { orderStatusLabel, orderStatusTone } from '../../../lib/order-status.ts';
-import { parseRouteId } from '../../../lib/route-id.ts';
+import { parseId } from '@common/ids.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import type { OrderWithEvents } from '../api/orders-api.ts';
 import { orderDeadline, type OrderDeadline } from '../lib/deadline.ts';
@@ -19,7 +19,7 @@ import './orders.css';
 
 /** `/orders/:id`: one escrow order for its buyer or seller; anyone signed out goes to /login and back. */
 export function OrderScreen() {
-  const orderId = parseRouteId(useParams().id);
+  const orderId = parseId(useParams().id);
   return (
     <SignedIn>
       {(user) =>

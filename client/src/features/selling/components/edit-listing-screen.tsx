@@ -7,7 +7,7 @@ import { ArrowLeftIcon, EyeIcon, LockIcon } from '../../../components/ui/icons.t
 import { NotFoundPage, ScreenError, ScreenLoading } from '../../../components/ui/load-state.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { canWithdraw, isListingLocked, listingLockedReason, listingStatusLabel, listingStatusTone } from '../../../lib/listing-status.ts';
-import { parseRouteId } from '../../../lib/route-id.ts';
+import { parseId } from '@common/ids.ts';
 import type { SessionUser } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-user.ts';
@@ -23,7 +23,7 @@ import { carPath } from '@common/paths.ts';
 /** `/sell/:id/edit`: the seller's own listing; anyone else sees that there is no such listing. */
 export function EditListingScreen() {
   useRefreshUnverifiedUser();
-  const carId = parseRouteId(useParams().id);
+  const carId = parseId(useParams().id);
   return (
     <SignedIn>
       {(user) => (carId === null ? <ListingNotFound /> : <EditListing key={`${carId}:${user.id}`} carId={carId} user={user} />)}

@@ -2,11 +2,11 @@ import { useId, useState } from 'react';
 import { formatUsd } from '@common/pricing.ts';
 import { Countdown, formatAuctionEnd } from '../../../components/ui/countdown.tsx';
 import { EyeIcon, GaugeIcon, GavelIcon, MapPinIcon, ShieldCheckIcon, UserIcon } from '../../../components/ui/icons.tsx';
+import { formatMileage } from '../../../lib/quantities.ts';
 import type { LocalPhoto } from '../hooks/use-photo-queue.ts';
 import { BODY_STYLES, type NewListing } from '../lib/listing-form.ts';
 import '../../cars/index.ts';
 
-const integer = new Intl.NumberFormat('en-US');
 const MARKET_VALUE_PENDING = 'Market value: estimated from comparable cars once published';
 
 /**
@@ -81,7 +81,7 @@ export function ListingPreview({
               </li>
               <li>
                 <GaugeIcon size={16} />
-                {integer.format(listing.mileage)} mi
+                {formatMileage(listing.mileage)}
               </li>
             </ul>
             <p className="car-card__seller">
@@ -112,7 +112,7 @@ export function ListingPreview({
             </li>
             <li>
               <GaugeIcon size={16} />
-              {integer.format(listing.mileage)} mi
+              {formatMileage(listing.mileage)}
             </li>
             <li>
               <ShieldCheckIcon size={16} />

@@ -1,6 +1,7 @@
 import { useId, useState, type DragEvent } from 'react';
 import { UploadIcon } from '../../../components/ui/icons.tsx';
-import { PHOTO_ACCEPT, PHOTO_LIMITS } from '../lib/photo-list.ts';
+import { PHOTO_LIMITS, PHOTO_MAX_SIZE, PHOTO_TYPE_NAMES } from '@common/listing.ts';
+import { PHOTO_ACCEPT } from '../lib/photo-list.ts';
 
 /** True when a drag carries files from outside the page (not a photo tile being moved). */
 function carriesFiles(event: DragEvent): boolean {
@@ -87,7 +88,7 @@ export function PhotoDropZone({
         Choose Photos
       </label>
       <p id={hintId} className="photo-drop__hint">
-        JPEG, PNG or WebP, up to 10 MB each, at most {PHOTO_LIMITS.maxPhotos} photos ({count} of{' '}
+        {PHOTO_TYPE_NAMES}, up to {PHOTO_MAX_SIZE} each, at most {PHOTO_LIMITS.maxPhotos} photos ({count} of{' '}
         {PHOTO_LIMITS.maxPhotos} added). The first photo is the cover.
       </p>
       {problems.length > 0 && (

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatFileSize, moveItem, movedOrder, photoFileProblem, PHOTO_LIMITS, removeItem, sortPickedFiles } from './photo-list.ts';
+import { PHOTO_LIMITS } from '@common/listing.ts';
+import { formatFileSize, moveItem, movedOrder, photoFileProblem, removeItem, sortPickedFiles } from './photo-list.ts';
 
 const file = (name: string, type = 'image/jpeg', size = 1_000) => ({ name, type, size });
 
@@ -42,7 +43,7 @@ describe('picked files', () => {
     expect(photoFileProblem(file('notes.jpg', 'image/jpeg'))).toBeUndefined();
     expect(photoFileProblem(file('a.heic', 'image/heic'))).toBe('a.heic is not a JPEG, PNG or WebP photo');
     expect(photoFileProblem(file('a.txt', 'text/plain'))).toBe('a.txt is not a JPEG, PNG or WebP photo');
-    expect(photoFileProblem(file('big.jpg', 'image/jpeg', PHOTO_LIMITS.maxBytes + 1))).toBe('big.jpg is 10 MB; photos may be at most 10 MB');
+    expect(photoFileProblem(file('big.jpg', 'image/jpeg', PHOTO_LIMITS.maxBytes + 1))).toBe('big.jpg is 10 MB. Photos can be at most 10 MB');
     expect(photoFileProblem(file('max.jpg', 'image/jpeg', PHOTO_LIMITS.maxBytes))).toBeUndefined();
     expect(photoFileProblem(file('empty.jpg', 'image/jpeg', 0))).toBe('empty.jpg is empty');
   });

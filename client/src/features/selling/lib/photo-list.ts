@@ -2,15 +2,10 @@
  * The photos a seller picks before they are uploaded: their order (the first is the cover
  * photo) and the convenience checks done before sending (the server judges the content).
  */
+import { PHOTO_EXTENSIONS, PHOTO_LIMITS, PHOTO_TOO_LARGE_MESSAGE, PHOTO_TYPE_NAMES, PHOTO_TYPES } from '@common/listing.ts';
 
-export const PHOTO_LIMITS = {
-  maxPhotos: 20,
-  maxBytes: 10 * 1024 * 1024,
-} as const;
-
-export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 /** For the file input's `accept`: the types and their usual extensions. */
-export const PHOTO_ACCEPT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp';
+export const PHOTO_ACCEPT = [...PHOTO_TYPES, ...PHOTO_EXTENSIONS].join(',');
 
 /** `list` with the item at `from` moved to `to` (both clamped); the same array when nothing moves. */
 export function moveItem<T>(list: readonly T[], from: number, to: number): readonly T[] {
@@ -40,15 +35,16 @@ interface FileLike {
   size: number;
 }
 
-const EXTENSION = /\.(jpe?g|png|webp)$/i;
+
+const hasPhotoExtension = (name: string) => PHOTO_EXTENSIONS.some((extension) => name.toLowerCase().endsWith(extension));
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /** Why a file will not be sent, or undefined. A type the browser does not know is judged by name. */
 export function photoFileProblem(file: FileLike): string | undefined {
   const knownType = (PHOTO_TYPES as readonly string[]).includes(file.type);
-  if (!knownType && !(file.type === '' && EXTENSION.test(file.name))) return `${file.name} is not a JPEG, PNG or WebP photo`;
-  if (file.size > PHOTO_LIMITS.maxBytes) return `${file.name} is ${megabytes(file.size)}; photos may be at most 10 MB`;
+  if (!knownType && !(file.type === '' && hasPhotoExtension(file.name))) return `${file.name} is not a ${PHOTO_TYPE_NAMES} photo`;
+  if (file.size > PHOTO_LIMITS.maxBytes) return `${file.name} is ${megabytes(file.size)}. ${PHOTO_TOO_LARGE_MESSAGE}`;
   if (file.size === 0) return `${file.name} is empty`;
   return undefined;
 }

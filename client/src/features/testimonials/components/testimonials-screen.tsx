@@ -1,4 +1,5 @@
 import { useCallback, useId, useMemo, useState, type ReactNode } from 'react';
+import { PAGE_TITLES } from '@common/page-titles.ts';
 import { FilterChips } from '../../../components/ui/filter-chips.tsx';
 import { ShieldCheckIcon, StarIcon, ThumbsUpIcon, UserIcon } from '../../../components/ui/icons.tsx';
 import { ErrorNotice } from '../../../components/ui/load-state.tsx';
@@ -26,7 +27,7 @@ const EMPTY_TEXT: Record<TestimonialFilter, string> = {
 };
 
 export function TestimonialsScreen() {
-  useDocumentTitle('Testimonials');
+  useDocumentTitle(PAGE_TITLES.testimonials);
   const titleId = useId();
   const listTitleId = useId();
   const [filter, setFilter] = useState<TestimonialFilter>('all');

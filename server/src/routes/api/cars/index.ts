@@ -3,14 +3,13 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import multipart from '@fastify/multipart';
 import { AppError, notFound, validationFailed } from '../../../lib/errors.ts';
 import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
-import { DEFAULT_PAGE_SIZE } from '../../../services/cars.ts';
-import { MAX_PHOTO_BYTES, unsupportedImage } from '../../../services/photos/photo-processing.ts';
+import { unsupportedImage } from '../../../services/photos/photo-processing.ts';
 import { valueCar } from '../../../services/valuation.ts';
 import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
 import { IdParam, pathId } from '../shared-schemas.ts';
 import { OrderWithEventsSchema } from '../orders/index.ts';
 import { AcceptBidSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PhotoOrderSchema, criteriaProblems } from '@common/schemas/listing.ts';
-import { carVisibleTo } from '@common/listing.ts';
+import { DEFAULT_LISTING_FILTER, DEFAULT_LISTING_SORT, DEFAULT_PAGE_SIZE, PHOTO_LIMITS, PHOTO_MAX_SIZE, PHOTO_TYPE_NAMES, carVisibleTo } from '@common/listing.ts';
 import type { CarDetail } from '@common/api-types.ts';
 import { isStaff } from '@common/back-office.ts';
 import { CarDetailSchema, CarListItemSchema, CarPhotoSchema, PaginationSchema } from './schemas.ts';
@@ -44,7 +43,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { filter = 'all', sort = 'price-low', page = 1, limit = DEFAULT_PAGE_SIZE, ...criteria } = request.query;
+      const { filter = DEFAULT_LISTING_FILTER, sort = DEFAULT_LISTING_SORT, page = 1, limit = DEFAULT_PAGE_SIZE, ...criteria } = request.query;
       const problems = criteriaProblems(criteria);
       if (problems.length > 0) throw validationFailed(problems);
       return { data: await service.list({ ...criteria, filter, sort, page, limit }) };
@@ -246,7 +245,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(async (plain) => {
     const uploads = plain.withTypeProvider<TypeBoxTypeProvider>();
     await uploads.register(multipart, {
-      limits: { fileSize: MAX_PHOTO_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 20 },
+      limits: { fileSize: PHOTO_LIMITS.maxBytes, files: 1, fields: 0, parts: 1, headerPairs: 20 },
       throwFileSizeLimit: true,
     });
     uploads.post(
@@ -256,7 +255,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           tags: ['selling'],
           summary: 'Add a photo to your listing: multipart/form-data with one file in the field "file"',
-          description: `JPEG, PNG or WebP, judged by content (anything else: 415), at most ${MAX_PHOTO_BYTES / 1024 / 1024} MB (413) and 20 photos per car (409 TOO_MANY_PHOTOS). Decoded with a pixel limit (a decompression bomb: 400), stored re-encoded as WebP and JPEG in a card size (about 640 wide) and a gallery size (about 1600 wide), with no metadata. The file name is ignored.`,
+          description: `${PHOTO_TYPE_NAMES}, judged by content (anything else: 415), at most ${PHOTO_MAX_SIZE} (413) and ${PHOTO_LIMITS.maxPhotos} photos per car (409 TOO_MANY_PHOTOS). Decoded with a pixel limit (a decompression bomb: 400), stored re-encoded as WebP and JPEG in a card size (about 640 wide) and a gallery size (about 1600 wide), with no metadata. The file name is ignored.`,
           security,
           consumes: ['multipart/form-data'],
           params: CarIdParams,
