@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, smallint, text } from 'drizzle-orm/pg-core';
 import { type CarPhoto } from '@common/api-types.ts';
-import { CAR_STATUSES, type CarStatus } from '@common/car-lifecycle.ts';
+import { CAR_HIDERS, CAR_STATUSES, type CarHider, type CarStatus } from '@common/car-lifecycle.ts';
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
 import { CAR_BODY_STYLES, CAR_CONDITIONS, PHOTO_LIMITS, type CarBodyStyle, type CarCondition } from '@common/listing.ts';
 import { identity, reference, timestamptz, timestampNow } from './columns.ts';
@@ -69,7 +69,7 @@ export const cars = pgTable(
     status: text().$type<CarStatus>().notNull().default('active'),
     /** While `hidden`: the status to go back to, and who hid it (an operator, or the seller's suspension). */
     hiddenFromStatus: text().$type<CarStatus>(),
-    hiddenBy: text().$type<'operator' | 'suspension'>(),
+    hiddenBy: text().$type<CarHider>(),
     /** Set for a timed auction: when bidding closes (moved later by bids near the end). */
     auctionEndsAt: timestamptz(),
     /** The lowest winning bid; never shown to anyone but the seller. */
@@ -97,7 +97,7 @@ export const cars = pgTable(
     check('cars_status', sql`${t.status} in (${quoted(CAR_STATUSES)})`),
     check(
       'cars_hidden_consistent',
-      sql`(${t.status} = 'hidden') = (${t.hiddenFromStatus} is not null) and (${t.hiddenFromStatus} is null) = (${t.hiddenBy} is null) and (${t.hiddenBy} is null or ${t.hiddenBy} in ('operator', 'suspension')) and (${t.hiddenFromStatus} is null or ${t.hiddenFromStatus} <> 'hidden')`,
+      sql`(${t.status} = 'hidden') = (${t.hiddenFromStatus} is not null) and (${t.hiddenFromStatus} is null) = (${t.hiddenBy} is null) and (${t.hiddenBy} is null or ${t.hiddenBy} in (${quoted(CAR_HIDERS)})) and (${t.hiddenFromStatus} is null or ${t.hiddenFromStatus} <> 'hidden')`,
     ),
     check(
       'cars_auction_consistent',

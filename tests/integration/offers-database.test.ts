@@ -5,6 +5,7 @@ import { offers } from '../../db/schema/index.ts';
 import type { Offer, OrderWithEvents } from '@common/api-types.ts';
 import { OFFER_STATUSES, OFFER_TRANSITIONS, type OfferStatus } from '@common/offer-lifecycle.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { errorMessages } from '../helpers/database-errors.ts';
 import { createListing, orderApi } from '../helpers/escrow.ts';
 import { createUser } from '../helpers/users.ts';
 
@@ -35,13 +36,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The messages of an error and of its causes (the driver's error sits under the query builder's). */
-function messages(error: unknown): string {
-  const parts: string[] = [];
-  for (let e = error as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) parts.push(String(e.message));
-  return parts.join(' | ');
-}
-
 /** The order reference the table's CHECK wants with `status`, so only the trigger can refuse. */
 const orderFor = (status: OfferStatus) => (status === 'accepted' ? orderId : null);
 
@@ -58,7 +52,7 @@ async function attempt(from: OfferStatus, change: (tx: Transaction) => Promise<u
       await change(tx);
       throw new Error('accepted');
     })
-    .catch((error: unknown) => (error instanceof Error && error.message === 'accepted' ? 'accepted' : `refused: ${messages(error)}`));
+    .catch((error: unknown) => (error instanceof Error && error.message === 'accepted' ? 'accepted' : `refused: ${errorMessages(error)}`));
 }
 
 describe('the offers table guards the lifecycle', () => {

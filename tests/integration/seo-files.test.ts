@@ -90,14 +90,19 @@ beforeAll(async () => {
   const db = t.database.db;
   const seeded = await db.select({ id: cars.id }).from(cars).where(eq(cars.status, 'active')).orderBy(asc(cars.id));
   expect(seeded.length).toBeGreaterThan(8);
-  // Cars in every state a page must not be offered in: a draft, withdrawn, sold, hidden by an operator.
-  const [draft, withdrawn, sold, hidden, known] = seeded.map((c) => c.id);
-  await db.update(cars).set({ status: 'draft' }).where(eq(cars.id, draft!));
+  // Cars in every state a page must not be offered in: a draft, withdrawn, sold, hidden by an
+  // operator, each reached as the car lifecycle allows (a listed car never becomes a draft again,
+  // so the draft is a new listing like the first car).
+  const [template, withdrawn, sold, hidden, known] = seeded.map((c) => c.id);
+  const { id: _templateId, ...templateValues } = (await db.select().from(cars).where(eq(cars.id, template!)))[0]!;
+  const [drafted] = await db.insert(cars).values({ ...templateValues, status: 'draft' }).returning({ id: cars.id });
+  const draft = drafted!.id;
   await db.update(cars).set({ status: 'withdrawn' }).where(eq(cars.id, withdrawn!));
+  await db.update(cars).set({ status: 'pending' }).where(eq(cars.id, sold!));
   await db.update(cars).set({ status: 'sold' }).where(eq(cars.id, sold!));
   await db.update(cars).set({ status: 'hidden', hiddenFromStatus: 'active', hiddenBy: 'operator' }).where(eq(cars.id, hidden!));
   await db.update(cars).set({ updatedAt: KNOWN_CHANGE }).where(eq(cars.id, known!));
-  removedIds = [draft!, withdrawn!, sold!, hidden!];
+  removedIds = [draft, withdrawn!, sold!, hidden!];
   knownCarId = known!;
   activeIds = (await db.select({ id: cars.id }).from(cars).where(eq(cars.status, 'active')).orderBy(asc(cars.id))).map((c) => c.id);
 });

@@ -4,11 +4,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import { databaseNow, type Database, type Executor, type Transaction } from '../../../db/client.ts';
 import { bids, cars, sellers, watchlist } from '../../../db/schema/index.ts';
 import { AUCTION_MAX_DAYS, AUCTION_REMINDER_SECONDS, auctionOutcome, type AuctionOutcome } from '@common/auction-rules.ts';
+import { carMayMove } from '@common/car-lifecycle.ts';
 import { smallestPlanFor } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { conflict, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
+import { moveCar } from './car-transitions.ts';
 import { carTitle } from './chat.ts';
 import type { NotificationsService, NewNotification } from './notifications.ts';
 import { OrderChanges } from './orders/announcements.ts';
@@ -151,7 +153,7 @@ export class AuctionsService {
     const changes = new OrderChanges();
     const outcome = await this.deps.db.transaction(async (tx) => {
       const [car] = await tx.select().from(cars).where(eq(cars.id, carId)).for('update');
-      if (!car?.auctionEndsAt || car.auctionClosedAt || car.status !== 'active') return null;
+      if (!car?.auctionEndsAt || car.auctionClosedAt || !carMayMove('close-auction', car, 'system')) return null;
       const decidedAt = await databaseNow(tx);
       if (car.auctionEndsAt.getTime() > decidedAt.getTime()) {
         await this.deps.jobs.enqueue(tx, 'auction.close', { carId }, { startAfter: car.auctionEndsAt, singletonKey: `car-${carId}` });
@@ -160,7 +162,7 @@ export class AuctionsService {
       }
       const winning = car.highestBid === null ? null : await leadingBid(tx, carId);
       const result = auctionOutcome(car.highestBid, car.auctionReservePrice);
-      await tx.update(cars).set({ status: 'ended', auctionOutcome: result, auctionClosedAt: decidedAt, updatedAt: sql`now()` }).where(eq(cars.id, carId));
+      await moveCar(tx, car, 'close-auction', 'system', { auctionOutcome: result, auctionClosedAt: decidedAt });
       let orderId: number | null = null;
       if (result === 'sold' && winning && car.highestBid !== null) {
         orderId = await this.deps.orders.openOrder(tx, changes, {

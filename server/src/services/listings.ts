@@ -7,11 +7,12 @@ import { carSearchText } from '../../../db/search-text.ts';
 import { PHOTO_LIMITS, latestModelYear, modelYearMessage } from '@common/listing.ts';
 import { formatUsd } from '@common/pricing.ts';
 import type { CarDetail, CarPhoto } from '@common/api-types.ts';
-import type { CarStatus } from '@common/car-lifecycle.ts';
+import { carMayMove, type CarStatus } from '@common/car-lifecycle.ts';
 import { conflict, notFound, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import { noViewers, readCarDetail, type ViewerCounts } from './cars.ts';
+import { moveCar } from './car-transitions.ts';
 import { carTitle } from './chat.ts';
 import type { AuctionsService } from './auctions.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from './idempotency.ts';
@@ -119,9 +120,9 @@ export class ListingsService {
   async publish(userId: number, carId: number): Promise<CarDetail> {
     await this.db.transaction(async (tx) => {
       const car = await this.lockOwnCar(tx, userId, carId);
-      if (car.status !== 'draft') throw conflict('NOT_A_DRAFT', 'This listing is already published', { status: car.status });
+      if (!carMayMove('publish', car, 'seller')) throw conflict('NOT_A_DRAFT', 'This listing is already published', { status: car.status });
       if (car.auctionEndsAt) this.deps.auctions.assertStillOpen(car.auctionEndsAt);
-      await tx.update(cars).set({ status: 'active', createdAt: sql`now()`, updatedAt: sql`now()` }).where(eq(cars.id, carId));
+      await moveCar(tx, car, 'publish', 'seller', { createdAt: sql`now()` });
       await this.deps.marketValues.refreshLater(tx, carId);
       await this.listed(tx, carId, car.price);
       if (car.auctionEndsAt) await this.deps.auctions.schedule(tx, carId, car.auctionEndsAt);
@@ -173,7 +174,7 @@ export class ListingsService {
       const car = await this.lockOwnCar(tx, userId, carId);
       if (car.status === 'withdrawn') return { notified: [], withdrawn: false };
       if (car.status === 'pending' || car.status === 'sold') throw locked(car.status);
-      await tx.update(cars).set({ status: 'withdrawn', updatedAt: sql`now()` }).where(eq(cars.id, carId));
+      await moveCar(tx, car, 'withdraw', 'seller');
       await this.deps.orders.closeOpenDeals(tx, orderChanges, carId, 'The seller withdrew the listing');
       await this.deps.marketValues.refreshLater(tx, carId);
       const notified = await this.tellWatchers(tx, car, 'Listing withdrawn', `The seller withdrew the ${carTitle(car)} from sale.`);

@@ -1,13 +1,15 @@
-import { and, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { Database, Transaction } from '../../../../db/client.ts';
 import { cars, sellers, users } from '../../../../db/schema/index.ts';
 import { isStaff, type AuditAction, type UserRole } from '@common/back-office.ts';
+import { carStatusesFor, type CarAction } from '@common/car-lifecycle.ts';
 import type { AdminUser } from '@common/api-types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import { recordAudit, type AuditRecord } from '../audit.ts';
 import { endAllSessions } from '../auth.ts';
+import { moveCar } from '../car-transitions.ts';
 import { auditActor, type Staff } from './staff.ts';
 
 const SEARCH_LIMIT = 100;
@@ -60,11 +62,7 @@ export class AccountsAdmin {
       if (user.suspendedAt) throw conflict('ALREADY_SUSPENDED', 'This account is already suspended');
       const [updated] = await tx.update(users).set({ suspendedAt: now, updatedAt: now }).where(eq(users.id, user.id)).returning();
       const endedSessions = await endAllSessions(tx, user.id, 'suspended', now);
-      const changedCars = await tx
-        .update(cars)
-        .set({ status: 'hidden', hiddenFromStatus: sql`${cars.status}`, hiddenBy: 'suspension', updatedAt: now })
-        .where(and(inArray(cars.sellerId, sellerIdsOf(tx, user.id)), eq(cars.status, 'active')))
-        .returning({ id: cars.id, status: cars.status });
+      const changedCars = await moveSellersCars(tx, user.id, 'suspend', inArray(cars.status, carStatusesFor('suspend')), now);
       return {
         updated: updated!,
         endedSessions,
@@ -83,11 +81,7 @@ export class AccountsAdmin {
     return this.change(staff, userId, reason, async (tx, user, now) => {
       if (!user.suspendedAt) throw conflict('NOT_SUSPENDED', 'This account is not suspended');
       const [updated] = await tx.update(users).set({ suspendedAt: null, updatedAt: now }).where(eq(users.id, user.id)).returning();
-      const changedCars = await tx
-        .update(cars)
-        .set({ status: sql`${cars.hiddenFromStatus}`, hiddenFromStatus: null, hiddenBy: null, updatedAt: now })
-        .where(and(inArray(cars.sellerId, sellerIdsOf(tx, user.id)), eq(cars.status, 'hidden'), eq(cars.hiddenBy, 'suspension')))
-        .returning({ id: cars.id, status: cars.status });
+      const changedCars = await moveSellersCars(tx, user.id, 'unsuspend', and(eq(cars.status, 'hidden'), eq(cars.hiddenBy, 'suspension'))!, now);
       return {
         updated: updated!,
         endedSessions: [],
@@ -154,6 +148,22 @@ export class AccountsAdmin {
 
 function sellerIdsOf(tx: Transaction, userId: number) {
   return tx.select({ id: sellers.id }).from(sellers).where(eq(sellers.userId, userId));
+}
+
+/** Moves the user's listings that `which` picks (locked, in id order) through the car lifecycle. */
+async function moveSellersCars(tx: Transaction, userId: number, action: Extract<CarAction, 'suspend' | 'unsuspend'>, which: SQL, now: Date): Promise<AccountChange['changedCars']> {
+  const listed = await tx
+    .select({ id: cars.id, status: cars.status, hiddenFromStatus: cars.hiddenFromStatus, hiddenBy: cars.hiddenBy })
+    .from(cars)
+    .where(and(inArray(cars.sellerId, sellerIdsOf(tx, userId)), which))
+    .orderBy(cars.id)
+    .for('update');
+  const moved: AccountChange['changedCars'] = [];
+  for (const car of listed) {
+    const { id, status } = await moveCar(tx, car, action, 'operator', { updatedAt: now });
+    moved.push({ id, status });
+  }
+  return moved;
 }
 
 export function toAdminUser(row: UserRow, sellerVerified: boolean | null): AdminUser {

@@ -1,12 +1,13 @@
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { desc, eq, isNotNull } from 'drizzle-orm';
 import type { Database } from '../../../../db/client.ts';
 import { bids, cars, sellers, users } from '../../../../db/schema/index.ts';
 import type { FlaggedBid } from '@common/api-types.ts';
-import type { CarStatus } from '@common/car-lifecycle.ts';
+import type { CarAction, CarStatus } from '@common/car-lifecycle.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import { recordAudit } from '../audit.ts';
+import { moveCar } from '../car-transitions.ts';
 import { carTitle } from '../chat.ts';
 import type { NotificationsService } from '../notifications.ts';
 import { auditActor, type Staff } from './staff.ts';
@@ -29,7 +30,7 @@ export class ListingModeration {
     return this.moderate(staff, carId, reason, (car) => {
       if (car.status === 'hidden') throw conflict('ALREADY_HIDDEN', 'This listing is already hidden');
       return {
-        set: { status: 'hidden', hiddenFromStatus: car.status, hiddenBy: 'operator' },
+        move: 'hide',
         action: 'car.hide',
         title: 'Your listing was hidden',
         message: `${carTitle(car)} was taken off the market by our team: ${reason}`,
@@ -42,7 +43,7 @@ export class ListingModeration {
       if (car.status !== 'hidden' || !car.hiddenFromStatus) throw conflict('NOT_HIDDEN', 'This listing is not hidden');
       if (car.hiddenBy === 'suspension') throw conflict('SELLER_SUSPENDED', "This listing comes back when its seller's account is unsuspended");
       return {
-        set: { status: car.hiddenFromStatus, hiddenFromStatus: null, hiddenBy: null },
+        move: 'restore',
         action: 'car.restore',
         title: 'Your listing is back',
         message: `${carTitle(car)} is visible again: ${reason}`,
@@ -75,7 +76,7 @@ export class ListingModeration {
     carId: number,
     reason: string,
     decide: (car: typeof cars.$inferSelect) => {
-      set: Pick<typeof cars.$inferInsert, 'status' | 'hiddenFromStatus' | 'hiddenBy'>;
+      move: Extract<CarAction, 'hide' | 'restore'>;
       action: 'car.hide' | 'car.restore';
       title: string;
       message: string;
@@ -86,23 +87,19 @@ export class ListingModeration {
       if (!found) throw notFound('Car not found');
       const move = decide(found);
       const now = this.clock.now();
-      const [car] = await tx
-        .update(cars)
-        .set({ ...move.set, updatedAt: now })
-        .where(and(eq(cars.id, carId), eq(cars.status, found.status)))
-        .returning({ id: cars.id, status: cars.status });
+      const car = await moveCar(tx, found, move.move, 'operator', { updatedAt: now });
       await recordAudit(
         tx,
-        { actor: auditActor(staff), action: move.action, targetType: 'car', targetId: carId, reason, before: { status: found.status }, after: { status: car!.status } },
+        { actor: auditActor(staff), action: move.action, targetType: 'car', targetId: carId, reason, before: { status: found.status }, after: { status: car.status } },
         now,
       );
       const [seller] = await tx.select({ userId: sellers.userId }).from(sellers).where(eq(sellers.id, found.sellerId));
       const notified = seller?.userId ? await this.notifications.create(tx, [{ userId: seller.userId, type: 'system', title: move.title, message: move.message, carId }]) : [];
-      return { car: car!, notified };
+      return { car, notified };
     });
     this.events.publish('car.status', { carId: car.id, status: car.status });
     this.events.publish('listing.changed', { carId: car.id });
     await this.notifications.announce(notified);
-    return car;
+    return { id: car.id, status: car.status };
   }
 }

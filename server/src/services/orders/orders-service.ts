@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../../../db/client.ts';
 import { orders } from '../../../../db/schema/index.ts';
+import { carStatusesFor } from '@common/car-lifecycle.ts';
 import type { EscrowPlanId } from '@common/escrow-plans.ts';
 import type { PaymentMethod } from '@common/enums.ts';
 import { ORDER_TRANSITIONS, transitionFor, type OperatorAction, type OrderActor, type PartyAction } from '@common/order-lifecycle.ts';
@@ -22,7 +23,7 @@ import { OrderMoney } from './money.ts';
 import { listOrders, readOrder, type OrderRecord } from './order-views.ts';
 import { SimulatedBank, type PaymentProvider } from './payment-provider.ts';
 import { OrderPlacement, type NewOrder, type Party } from './placement.ts';
-import { OrderTransitions, STATUS_WORDS, setCarStatus } from './transitions.ts';
+import { OrderTransitions, STATUS_WORDS, moveOrderCar } from './transitions.ts';
 import { OfferTransitions } from '../offers/offer-transitions.ts';
 
 export type { OrderDeadline } from './deadlines.ts';
@@ -61,7 +62,7 @@ const ACTION_WORDS: Record<PartyAction, string> = {
 };
 
 /** Cars an order can be paid for: listed, or an auction that closed with this sale. */
-const SELLABLE_CAR_STATUSES = ['active', 'ended'];
+const SELLABLE_CAR_STATUSES = carStatusesFor('pay');
 
 /**
  * Escrow orders: what the parties, the due jobs and the operator ask of them. The pieces live
@@ -198,7 +199,7 @@ export class OrdersService {
     if (!SELLABLE_CAR_STATUSES.includes(car.status)) throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer available', { status: car.status });
     const { amount, reference } = await this.money.charge(tx, order, method);
     const funded = await this.transitions.move(tx, changes, record, 'pay', 'buyer', { actorUserId: order.buyerId, note: `${formatUsd(amount)} by ${method === 'card' ? 'card' : 'wire transfer'} (${reference})` });
-    await setCarStatus(tx, changes, car.id, 'pending');
+    await moveOrderCar(tx, changes, car.id, 'pay', 'buyer');
     // The car is taken: every other unpaid order and every open offer for it ends now.
     await this.transitions.voidOpenOrders(tx, changes, car.id, 'Another buyer paid for this car first.', order.id);
     await this.offerTransitions.declineOpenOffers(tx, changes, car.id, 'the car was sold to another buyer.');
@@ -237,11 +238,11 @@ export class OrdersService {
       if (decision === 'refund') {
         await this.money.startDisbursement(tx, changes, record.order, 'refund');
         // The sale fell through: the car is back on the market.
-        await setCarStatus(tx, changes, record.car.id, 'active', ['pending']);
+        await moveOrderCar(tx, changes, record.car.id, 'relist', 'operator');
         await this.revalue(tx, changes, record.car.id);
       } else {
         await this.money.startDisbursement(tx, changes, record.order, 'payout');
-        await this.completeSale(tx, changes, record);
+        await this.completeSale(tx, changes, record, 'operator');
       }
       // Last, so the log's chain lock is held only for the moment the entry takes.
       await recordAudit(tx, {
@@ -311,7 +312,7 @@ export class OrdersService {
       await this.money.keepFee(tx, record.order);
       if (record.order.status === 'accepted') {
         record = await this.transitions.move(tx, changes, record, 'record-payout', 'system', { note: `${formatUsd(pending.amount)} paid out (${reference})` });
-        await this.completeSale(tx, changes, record);
+        await this.completeSale(tx, changes, record, 'system');
       }
     });
   }
@@ -338,8 +339,8 @@ export class OrdersService {
   // ── The sale's consequences ───────────────────────────────────────────────────────────
 
   /** The car is sold; the buyer's testimonials now speak of a verified purchase. */
-  private async completeSale(tx: Transaction, changes: OrderChanges, record: OrderRecord): Promise<void> {
-    await setCarStatus(tx, changes, record.car.id, 'sold');
+  private async completeSale(tx: Transaction, changes: OrderChanges, record: OrderRecord, by: 'system' | 'operator'): Promise<void> {
+    await moveOrderCar(tx, changes, record.car.id, 'sell', by);
     // A completed sale is a comparable for the market value of cars like it.
     await this.revalue(tx, changes, record.car.id);
     await verifyPurchaseTestimonials(tx, { buyerId: record.buyer.id, amount: record.order.amount, carTitle: `${record.car.year} ${record.car.make} ${record.car.model}` });

@@ -1,10 +1,11 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor, Transaction } from '../../../../db/client.ts';
 import { cars, orderEvents, orders } from '../../../../db/schema/index.ts';
 import { transitionFor, type OrderAction, type OrderActor, type OrderStatus } from '@common/order-lifecycle.ts';
-import type { CarStatus } from '@common/car-lifecycle.ts';
+import type { CarActor } from '@common/car-lifecycle.ts';
 import { conflict } from '../../lib/errors.ts';
+import { lockCarPosition, moveCar } from '../car-transitions.ts';
 import type { OrderAnnouncements, OrderChanges } from './announcements.ts';
 import { selectOrders, type OrderRecord } from './order-views.ts';
 
@@ -97,9 +98,13 @@ export class OrderTransitions {
   }
 }
 
-/** The car's side of a move (taken, sold, back on the market); `onlyFrom` limits it to those statuses. */
-export async function setCarStatus(tx: Executor, changes: OrderChanges, carId: number, status: CarStatus, onlyFrom?: CarStatus[]): Promise<void> {
-  const where = onlyFrom ? and(eq(cars.id, carId), inArray(cars.status, onlyFrom)) : eq(cars.id, carId);
-  const changed = await tx.update(cars).set({ status, updatedAt: sql`now()` }).where(where).returning({ id: cars.id });
-  if (changed.length > 0) changes.cars.set(carId, status);
+/**
+ * The car's side of an order's move (taken by a payment, sold, back on the market), through the
+ * car lifecycle in the caller's transaction, which holds the car's lock.
+ */
+export async function moveOrderCar(tx: Executor, changes: OrderChanges, carId: number, action: 'pay' | 'sell' | 'relist', actor: CarActor): Promise<void> {
+  const car = await lockCarPosition(tx, carId);
+  if (!car) return;
+  const moved = await moveCar(tx, car, action, actor);
+  if (moved.visible) changes.cars.set(carId, moved.status);
 }
