@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cars, orders } from '../../db/schema/index.ts';
-import type { SoldResult } from '@common/api-types.ts';
+import type { SoldResult } from '@common/schemas/discovery.ts';
 import { findComparables, RECENT_SALE_MONTHS } from '../../server/src/services/valuation.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { orderApi } from '../helpers/escrow.ts';

@@ -1,5 +1,9 @@
 import { EventEmitter } from 'node:events';
-import type { AuctionResult, Bid, ChatMessage, Notification, Offer, OrderWithEvents } from '@common/api-types.ts';
+import type { ChatMessage } from '@common/schemas/chat.ts';
+import type { Notification } from '@common/schemas/notifications.ts';
+import type { Offer } from '@common/schemas/offers.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
+import type { AuctionResult, BidPlaced } from '@common/socket-events.ts';
 import type { CarStatus } from '@common/car-lifecycle.ts';
 
 /**
@@ -11,7 +15,7 @@ export interface DomainEvents {
   'session.revoked': { sessionId: string; userId: number; reason: string };
   'chat.posted': { message: ChatMessage };
   /** `endsAt`: the auction's end after this bid (null for a fixed-price listing). */
-  'bid.placed': { carId: number; bid: Bid; currentBids: number; highestBid: number; endsAt: string | null; reserveMet: boolean | null };
+  'bid.placed': BidPlaced;
   'notification.created': { userId: number; notification: Notification; unreadCount: number };
   'notifications.read': { userId: number; unreadCount: number };
   /** An order changed (status, shipment, payout): both parties' screens follow it. */

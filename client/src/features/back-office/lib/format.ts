@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@common/api-types.ts';
+import type { AuditEntry } from '@common/schemas/admin.ts';
 import type { AuditAction, AuditTargetType, UserRole } from '@common/back-office.ts';
 
 /** Words and short forms the console shows for the back office's records. */

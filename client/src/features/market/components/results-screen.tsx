@@ -4,7 +4,7 @@ import { SALE_ROUTE_LABELS } from '@common/market-data.ts';
 import { LISTING_LIMITS } from '@common/listing.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { PAGES, carPath } from '@common/paths.ts';
-import type { SoldResult } from '@common/api-types.ts';
+import type { SoldResult } from '@common/schemas/discovery.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { Loaded } from '../../../components/ui/load-state.tsx';
 import { PageHero } from '../../../components/ui/page-hero.tsx';
