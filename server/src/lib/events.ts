@@ -3,8 +3,7 @@ import type { ChatMessage } from '@common/schemas/chat.ts';
 import type { Notification } from '@common/schemas/notifications.ts';
 import type { Offer } from '@common/schemas/offers.ts';
 import type { OrderWithEvents } from '@common/schemas/orders.ts';
-import type { AuctionResult, BidPlaced } from '@common/socket-events.ts';
-import type { CarStatus } from '@common/car-lifecycle.ts';
+import type { AuctionResult, BidPlaced, CarStatusEvent } from '@common/socket-events.ts';
 
 /**
  * Domain events, published by services after their transaction has committed. The real-time
@@ -23,7 +22,7 @@ export interface DomainEvents {
   /** An offer moved: both parties' screens follow it. */
   'offer.updated': { offer: Offer; userIds: number[] };
   /** A listing left or returned to the market (sale pending, sold, relisted, withdrawn). */
-  'car.status': { carId: number; status: CarStatus };
+  'car.status': CarStatusEvent;
   /** A listing was created or changed (details, price, photos, market value). */
   'listing.changed': { carId: number };
   /** An auction closed: how it ended, for the car's viewers. */
