@@ -29,16 +29,14 @@ export const TicketReferenceParams = Type.Object({ reference: Type.String({ maxL
 export const SupportTicketsSchema = Type.Object({ tickets: Type.Array(SupportTicketSchema) });
 export type SupportTickets = Static<typeof SupportTicketsSchema>;
 
-const healthData = {
+/** `GET /api/health`'s `data`. */
+export const HealthSchema = Type.Object({
   status: StringEnum(['ok', 'degraded'] as const),
   db: StringEnum(['ok', 'unreachable'] as const),
   redis: StringEnum(['ok', 'unreachable', 'off'] as const, {
     description: 'Shared state between processes; while unreachable each process serves its own clients (status degraded, still 200), off without REDIS_URL',
   }),
-};
-
-/** `GET /api/health`'s `data`. */
-export const HealthSchema = Type.Object(healthData);
+});
 export type Health = Static<typeof HealthSchema>;
 
 /** `GET /api/health`: `{data}` on 200, and on 503 with the error sentence and code beside it. */
