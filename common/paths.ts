@@ -61,3 +61,10 @@ export function matchPage(pathname: string): { page: PageName; params: string[] 
   }
   return null;
 }
+
+/**
+ * Every page of the web app comes with the server's clock as it left (milliseconds since the
+ * epoch) in a `Server-Timing` entry of this name, read from the navigation's timing: countdowns
+ * are right from the first render, before any API answer.
+ */
+export const CLOCK_TIMING_NAME = 'clock';

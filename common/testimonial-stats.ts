@@ -1,4 +1,4 @@
-import type { TestimonialStats } from './api-types.ts';
+import type { TestimonialStats } from './schemas/testimonials.ts';
 
 /** The testimonials page's figures: average to one decimal, satisfaction as the share of 4+ stars. */
 export function testimonialStats(ratings: readonly { rating: number; verified: boolean }[]): TestimonialStats {

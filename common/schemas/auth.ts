@@ -1,7 +1,9 @@
 import { Type, type Static } from 'typebox';
+import { RECOVERY_CODE_COUNT } from '../back-office.ts';
 import { Nullable, Text, messages, strict } from './kit.ts';
+import { UserSchema } from './users.ts';
 
-/** The sign-in, registration and password-reset bodies. Password strength: `common/password-rules.ts`. */
+/** The sign-in, registration and password-reset bodies and answers. Password strength: `common/password-rules.ts`. */
 
 export const NAME_MAX_LENGTH = 100;
 export const EMAIL_MAX_LENGTH = 254;
@@ -25,6 +27,7 @@ export const RegisterSchema = Type.Object(
   },
   strict,
 );
+export type Registration = Static<typeof RegisterSchema>;
 /** A code from the authenticator app (6 digits) or a recovery code. */
 export const TOTP_CODE_MAX_LENGTH = 32;
 const TotpCode = Type.String({
@@ -43,6 +46,7 @@ export const LoginSchema = Type.Object(
   },
   strict,
 );
+export type Credentials = Static<typeof LoginSchema>;
 /** `POST /api/auth/totp/confirm`: turns two-factor sign-in on. */
 export const TotpConfirmSchema = Type.Object({ code: TotpCode }, strict);
 export const EmailOnlySchema = Type.Object({ email: Email }, strict);
@@ -91,3 +95,31 @@ export const ProfileChangesSchema = Type.Object(
   { ...strict, title: 'ProfileChanges' },
 );
 export type ProfileChanges = Static<typeof ProfileChangesSchema>;
+
+// ── Answers ──────────────────────────────────────────────────────────────────────────────────
+
+/** What registration, the emailed links and sign-out answer: a sentence to show. */
+export const MessageResultSchema = Type.Object({ message: Type.String() });
+export type MessageResult = Static<typeof MessageResultSchema>;
+
+const tokenFields = { accessToken: Type.String(), refreshToken: Type.String() };
+
+/** `POST /api/auth/refresh-token`: the new pair (the old refresh token is spent). */
+export const SessionTokensSchema = Type.Object(tokenFields);
+export type SessionTokens = Static<typeof SessionTokensSchema>;
+
+/** `POST /api/auth/login`. */
+export const LoginResultSchema = Type.Object({ ...tokenFields, user: UserSchema });
+export type LoginResult = Static<typeof LoginResultSchema>;
+
+/** `POST /api/auth/verify-email`. */
+export const VerifyEmailResultSchema = Type.Object({ message: Type.String(), user: UserSchema });
+export type VerifyEmailResult = Static<typeof VerifyEmailResultSchema>;
+
+/** Two-factor enrolment, step one: a new secret (base32) and its `otpauth://` address for the QR code. */
+export const TotpSetupSchema = Type.Object({ secret: Type.String(), otpauthUrl: Type.String() });
+export type TotpSetup = Static<typeof TotpSetupSchema>;
+
+/** Step two: the recovery codes, shown once. */
+export const RecoveryCodesSchema = Type.Object({ recoveryCodes: Type.Array(Type.String(), { minItems: RECOVERY_CODE_COUNT, maxItems: RECOVERY_CODE_COUNT }) });
+export type RecoveryCodes = Static<typeof RecoveryCodesSchema>;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { MAX_BID_AMOUNT, MIN_BID_AMOUNT } from '../bid-rules.ts';
 import { POSTABLE_CHAT_MESSAGE_TYPES, PAYMENT_METHODS, SUPPORT_CATEGORIES, SUPPORT_PRIORITIES } from '../enums.ts';
 import { DEFAULT_ESCROW_PLAN, ESCROW_PLAN_IDS } from '../escrow-plans.ts';
@@ -23,6 +23,7 @@ export const PlaceBidSchema = Type.Object(
   },
   strict,
 );
+export type PlaceBid = Static<typeof PlaceBidSchema>;
 
 export const CHAT_MESSAGE_MAX_LENGTH = 1_000;
 export const CHAT_PAGE_DEFAULT = 50;
@@ -32,10 +33,11 @@ export const PostChatSchema = Type.Object(
   {
     carId: Id(),
     message: Type.String({ minLength: 1, maxLength: CHAT_MESSAGE_MAX_LENGTH }),
-    type: Type.Optional(Type.String({ enum: [...POSTABLE_CHAT_MESSAGE_TYPES], default: 'message', description: 'Clients cannot post `bid` messages' })),
+    type: Type.Optional(StringEnum(POSTABLE_CHAT_MESSAGE_TYPES, { default: 'message', description: 'Clients cannot post `bid` messages' })),
   },
   strict,
 );
+export type PostChat = Static<typeof PostChatSchema>;
 
 export const ChatPageQuerySchema = Type.Object({
   after: Type.Optional(Type.Integer({ minimum: 0, description: 'Only messages with a greater id (for catching up after a reconnect)' })),
@@ -50,6 +52,7 @@ export const PlaceOrderSchema = Type.Object(
   },
   { ...strict, examples: [{ carId: 3, amount: 189_500, plan: 'premium' }] },
 );
+export type PlaceOrder = Static<typeof PlaceOrderSchema>;
 
 export const SHIPMENT_FIELD_MAX = 100;
 export const DISPUTE_REASON_MAX = 2_000;
@@ -77,6 +80,7 @@ export const ORDER_ACTION_BODIES = {
   ),
   cancel: Type.Object({ reason: Type.Optional(Text(1, CANCEL_REASON_MAX, messages(withinCharacters(CANCEL_REASON_MAX)))) }, strict),
 } as const;
+export type OrderActionBodies = { [A in keyof typeof ORDER_ACTION_BODIES]: Static<(typeof ORDER_ACTION_BODIES)[A]> };
 
 const offerAmount = (description: string) =>
   Type.Integer({
@@ -93,6 +97,7 @@ export const MakeOfferSchema = Type.Object(
   },
   { ...strict, examples: [{ amount: 172_000, message: 'Cash buyer, can collect next week.' }] },
 );
+export type MakeOffer = Static<typeof MakeOfferSchema>;
 
 /** The body of each move on an offer (`POST /api/offers/:id/<move>`). */
 export const OFFER_MOVE_BODIES = {
@@ -104,6 +109,7 @@ export const OFFER_MOVE_BODIES = {
   decline: Type.Object({}, strict),
   withdraw: Type.Object({}, strict),
 } as const;
+export type OfferMoveBodies = { [M in keyof typeof OFFER_MOVE_BODIES]: Static<(typeof OFFER_MOVE_BODIES)[M]> };
 
 export const SecondChanceSchema = Type.Object({}, strict);
 
@@ -120,6 +126,7 @@ export const NewTicketSchema = Type.Object(
   },
   { ...strict, examples: [{ subject: 'Inspection before purchase', message: 'Can I choose the inspection shop?', category: 'escrow', priority: 'normal', email: 'buyer@example.com' }] },
 );
+export type NewTicket = Static<typeof NewTicketSchema>;
 
 export const COMMENT_MIN = 10;
 export const COMMENT_MAX = 2_000;
@@ -142,5 +149,6 @@ export const NewTestimonialSchema = Type.Object(
     examples: [{ rating: 5, comment: 'Inspection report was thorough and the seller answered every question.', carPurchased: '2021 McLaren 720S', location: 'Austin, TX' }],
   },
 );
+export type NewTestimonial = Static<typeof NewTestimonialSchema>;
 
 export const WatchSchema = Type.Object({ carId: Id() }, { ...strict, examples: [{ carId: 3 }] });

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type TSchema, type TString } from 'typebox';
 import { MAX_ID } from '../ids.ts';
 import { MESSAGES_KEY, type FieldMessages } from '../validation.ts';
 
@@ -29,3 +29,18 @@ interface Annotations {
 
 /** The sentences a field shows for its broken rules (see `FieldMessages`). */
 export const messages = (sentences: FieldMessages) => ({ [MESSAGES_KEY]: sentences });
+
+/** Path ids arrive as text; the server answers 404 for anything that is not a positive integer. */
+export const IdParam = <N extends string>(name: N) => Type.Object({ [name]: Type.String({ maxLength: 20 }) } as Record<N, TString>);
+
+/** The optional `Idempotency-Key` header of writes that honour it. */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7E]+$',
+      description: 'Makes retries safe: the same key from the same user with the same request returns the first result; with a different request, 422 IDEMPOTENCY_KEY_REUSED. Kept at least 24 hours.',
+    }),
+  ),
+});

@@ -198,6 +198,7 @@ export const ListingQuerySchema = Type.Object({
   page: Type.Optional(QueryInteger('page', { minimum: 1, maximum: 1_000_000, default: 1 })),
   limit: Type.Optional(QueryInteger('limit', { minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
 });
+export type ListingQuery = Static<typeof ListingQuerySchema>;
 
 export const PhotoOrderSchema = Type.Object(
   { order: Type.Array(Type.Integer({ minimum: 0, maximum: 99 }), { maxItems: 100 }) },
@@ -205,4 +206,7 @@ export const PhotoOrderSchema = Type.Object(
 );
 
 export const AcceptBidSchema = Type.Object({ bidId: Id() }, strict);
+
+/** `DELETE /api/cars/:id/images/:index`: the car and the photo's position (0 is the first). */
+export const PhotoIndexParams = Type.Object({ id: Type.String({ maxLength: 20 }), index: Type.String({ maxLength: 3 }) });
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, smallint, text } from 'drizzle-orm/pg-core';
-import { type CarPhoto } from '@common/api-types.ts';
+import { type CarPhoto } from '@common/schemas/cars.ts';
 import { CAR_HIDERS, CAR_STATUSES, type CarHider, type CarStatus } from '@common/car-lifecycle.ts';
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
 import { CAR_BODY_STYLES, CAR_CONDITIONS, PHOTO_LIMITS, type CarBodyStyle, type CarCondition } from '@common/listing.ts';

@@ -8,6 +8,7 @@ import type { AppConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import databasePlugin from './plugins/database.ts';
 import errorsPlugin from './plugins/errors.ts';
+import shapeCheckPlugin from './plugins/shape-check.ts';
 import inputLimitsPlugin from './plugins/input-limits.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
 import compressionPlugin from './plugins/compression.ts';
@@ -43,6 +44,7 @@ import authPlugin from './plugins/auth.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { logOutput } from './lib/log-output.ts';
 import { EventBus } from './lib/events.ts';
+import type { ShapeCheck } from './lib/shape-check.ts';
 import { noViewers, type ViewerCounts } from './services/cars.ts';
 import type { PaymentProvider } from './services/orders/payment-provider.ts';
 import type { PhotoStorage } from './services/photos/photo-storage.ts';
@@ -59,6 +61,11 @@ export interface AppDependencies {
   paymentProvider?: PaymentProvider;
   /** Where listing photos are stored; from the config by default. */
   photoStorage?: PhotoStorage;
+  /**
+   * Holds every JSON answer and pushed event to its shared schema, objects closed (tests): a
+   * mismatch answers 500 and is kept here. Off (no check) by default.
+   */
+  shapeCheck?: ShapeCheck;
 }
 
 export type App = FastifyInstance;
@@ -100,9 +107,11 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   app.decorate('config', config);
   app.decorate('clock', deps.clock ?? systemClock);
   app.decorate('events', new EventBus());
+  app.decorate('shapeCheck', deps.shapeCheck ?? null);
   // Live viewer numbers; zero until the real-time layer replaces this provider.
   app.decorate('viewerCounts', noViewers);
   await app.register(errorsPlugin);
+  if (deps.shapeCheck) await app.register(shapeCheckPlugin, { check: deps.shapeCheck });
   // Before any route: it bounds every route's schema as the route is added.
   await app.register(inputLimitsPlugin);
   await app.register(securityHeadersPlugin);
@@ -199,5 +208,6 @@ declare module 'fastify' {
     viewerCounts: ViewerCounts;
     clock: Clock;
     events: EventBus;
+    shapeCheck: ShapeCheck | null;
   }
 }

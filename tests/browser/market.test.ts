@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { cars, orders, priceHistory } from '../../db/schema/index.ts';
-import type { SavedSearch } from '@common/api-types.ts';
+import type { SavedSearch } from '@common/schemas/discovery.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, Tabs, closeBrowserApp, collectConsoleErrors, expectNoHorizontalScroll, expectNoUnexpectedErrors, seriousViolations, startBrowserApp, usd, type Viewport } from '../helpers/browser.ts';
 import { PATH_TO, orderApi } from '../helpers/escrow.ts';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { CarDetail, CarListItem } from '@common/api-types.ts';
+import type { CarDetail, CarListItem } from '@common/schemas/cars.ts';
 import { formatUsd } from '@common/pricing.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { Tabs, closeBrowserApp, startBrowserApp, type Tab } from '../helpers/browser.ts';

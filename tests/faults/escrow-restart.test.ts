@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { notifications, orderEvents, orders, payments } from '../../db/schema/index.ts';
-import type { OrderWithEvents } from '@common/api-types.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { insertListing } from '../helpers/escrow.ts';
 import { http, insertAccounts, serverDatabase, signIn } from '../helpers/server-database.ts';

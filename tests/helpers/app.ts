@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../../server/src/app.ts';
 import { loadConfig, type AppConfig } from '../../server/src/config.ts';
+import { ShapeCheck } from '../../server/src/lib/shape-check.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestApp {
@@ -17,7 +18,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Boots the real application on a database of its own. `env` overrides configuration. */
+/**
+ * Boots the real application on a database of its own. `env` overrides configuration. Every
+ * answer and push is held to its shared schema: a mismatch answers 500 and fails `close()`.
+ */
 export async function startTestApp(
   env: Record<string, string> = {},
   database?: TestDatabase,
@@ -37,7 +41,8 @@ export async function startTestApp(
     // The test database is chosen above; the app must not open another.
     DATABASE_URL: db.url ?? '',
   });
-  const app = await buildApp(config, { ...deps, database: db });
+  const shapeCheck = new ShapeCheck();
+  const app = await buildApp(config, { shapeCheck, ...deps, database: db });
   await app.ready();
   const testApp: TestApp = {
     app,
@@ -52,6 +57,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       if (!database) await db.close();
+      if (shapeCheck.mismatches.length > 0) throw new Error(`Answers or pushes that do not match their schemas:\n${shapeCheck.report()}`);
     },
   };
   return testApp;

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { cars, sellers } from '../../db/schema/index.ts';
 import { carSearchText } from '../../db/search-text.ts';
 import type { OrderStatus } from '@common/order-lifecycle.ts';
-import type { OrderWithEvents } from '@common/api-types.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import type { PayoutRequest, PaymentResult } from '../../server/src/services/orders/payment-provider.ts';
 import { SimulatedBank } from '../../server/src/services/orders/payment-provider.ts';
 import type { Database } from '../../db/client.ts';

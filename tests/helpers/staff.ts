@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import { expect } from 'vitest';
-import type { AuditEntry } from '@common/api-types.ts';
+import type { AuditEntry } from '@common/schemas/admin.ts';
 import type { UserRole } from '@common/back-office.ts';
 import type { TestApp } from './app.ts';
 import { TEST_PASSWORD, createUser, type SignedInUser } from './users.ts';

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bids, cars, orders } from '../../db/schema/index.ts';
 import { endAfterBid } from '@common/auction-rules.ts';
-import type { CarDetail } from '@common/api-types.ts';
+import type { CarDetail } from '@common/schemas/cars.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { orderApi } from '../helpers/escrow.ts';
 import { connectSocket, nextEvent, record, sleep, waitUntil, type ClientSocket } from '../helpers/sockets.ts';

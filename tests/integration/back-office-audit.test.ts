@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sellers } from '../../db/schema/index.ts';
-import type { AuditEntry } from '@common/api-types.ts';
+import type { AuditEntry } from '@common/schemas/admin.ts';
 import { verifyAuditChain } from '../../server/src/services/audit.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createListing, orderIn } from '../helpers/escrow.ts';

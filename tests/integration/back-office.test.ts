@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sellers } from '../../db/schema/index.ts';
-import type { AdminTicket, AdminUser, LedgerEntry, LedgerTotals, OrderWithEvents } from '@common/api-types.ts';
+import type { AdminTicket, AdminUser, LedgerEntry, LedgerTotals } from '@common/schemas/admin.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createListing, orderApi, orderIn, waitForOrder } from '../helpers/escrow.ts';
 import { TestMailbox } from '../helpers/smtp.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CarListItem, Pagination } from '@common/api-types.ts';
+import type { CarListItem, Pagination } from '@common/schemas/cars.ts';
 import { SAMPLE_CARS, SAMPLE_REVIEWS, SAMPLE_SELLERS } from '../../db/seed/sample-data.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 

@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { savedSearchMatches } from '../../db/schema/index.ts';
-import type { SavedSearch } from '@common/api-types.ts';
+import type { SavedSearch } from '@common/schemas/discovery.ts';
 import { DEFAULT_DIGEST_HOUR_UTC } from '@common/market-data.ts';
 import { digestMessageId, nextDigestTime } from '../../server/src/services/market/saved-searches.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderEvents, orders, payments, testimonials } from '../../db/schema/index.ts';
-import type { OrderWithEvents } from '@common/api-types.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { HoldingBank, createListing, orderApi, orderIn, waitForOrder } from '../helpers/escrow.ts';
 import { TestMailbox } from '../helpers/smtp.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, savedSearchMatches, savedSearches } from '../../db/schema/index.ts';
 import { LISTING_LIMITS, SEARCH_MAX_LENGTH } from '@common/listing.ts';
 import type { OrderStatus } from '@common/order-lifecycle.ts';
-import type { SavedSearch, SoldResult } from '@common/api-types.ts';
+import type { SavedSearch, SoldResult } from '@common/schemas/discovery.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { PATH_TO, orderApi } from '../helpers/escrow.ts';
 import { TestMailbox, tokenFrom } from '../helpers/smtp.ts';

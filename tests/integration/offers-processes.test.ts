@@ -5,7 +5,7 @@ import { and, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import { cars, notifications, offerEvents, offers, orders } from '../../db/schema/index.ts';
-import type { Offer } from '@common/api-types.ts';
+import type { Offer } from '@common/schemas/offers.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { insertListing } from '../helpers/escrow.ts';
 import { http, insertAccounts, serverDatabase, signIn, type Account } from '../helpers/server-database.ts';

@@ -1,7 +1,8 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { notifications as notificationsTable, offerEvents, offers as offersTable, orders as ordersTable } from '../../db/schema/index.ts';
-import type { Offer, OrderWithEvents } from '@common/api-types.ts';
+import type { Offer } from '@common/schemas/offers.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { OFFER_TRANSITIONS } from '@common/offer-lifecycle.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createListing, orderApi } from '../helpers/escrow.ts';

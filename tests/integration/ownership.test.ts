@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CarDetail, OrderWithEvents } from '@common/api-types.ts';
+import type { CarDetail } from '@common/schemas/cars.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createListing, orderIn } from '../helpers/escrow.ts';
 import { syntheticPhoto } from '../helpers/photos.ts';

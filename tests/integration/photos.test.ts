@@ -2,7 +2,7 @@ import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CarDetail } from '@common/api-types.ts';
+import type { CarDetail } from '@common/schemas/cars.ts';
 import { LocalPhotoStorage, type PhotoStorage } from '../../server/src/services/photos/photo-storage.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { exifHasGps, pngBomb, syntheticPhoto } from '../helpers/photos.ts';

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bids as bidsTable, cars as carsTable } from '../../db/schema/index.ts';
-import type { CarDetail } from '@common/api-types.ts';
+import type { CarDetail } from '@common/schemas/cars.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createListing, orderApi, waitForOrder } from '../helpers/escrow.ts';
 import { ProxyModel } from '../helpers/proxy-model.ts';

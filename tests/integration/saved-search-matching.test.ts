@@ -2,7 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { savedSearchMatches } from '../../db/schema/index.ts';
-import type { SavedSearch } from '@common/api-types.ts';
+import type { SavedSearch } from '@common/schemas/discovery.ts';
 import type { CarBodyStyle } from '@common/listing.ts';
 import type { SavedSearchQuery } from '@common/schemas/discovery.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sellers, users } from '../../db/schema/index.ts';
-import type { CarDetail, ChatMessage } from '@common/api-types.ts';
+import type { CarDetail } from '@common/schemas/cars.ts';
+import type { ChatMessage } from '@common/schemas/chat.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { orderApi, waitForOrder } from '../helpers/escrow.ts';
 import { connectSocket, nextEvent, waitUntil, type ClientSocket } from '../helpers/sockets.ts';

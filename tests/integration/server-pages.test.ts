@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { CarDetail, CarListItem } from '@common/api-types.ts';
+import type { CarDetail, CarListItem } from '@common/schemas/cars.ts';
 import { DEFAULT_ESCROW_PLAN, ESCROW_PLANS, ESCROW_PLAN_IDS } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { cars } from '../../db/schema/index.ts';

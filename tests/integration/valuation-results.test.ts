@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cars, orders } from '../../db/schema/index.ts';
-import type { SoldResult } from '@common/api-types.ts';
+import type { Valuation } from '@common/schemas/cars.ts';
+import type { SoldResult } from '@common/schemas/discovery.ts';
 import { findComparables, RECENT_SALE_MONTHS } from '../../server/src/services/valuation.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { orderApi } from '../helpers/escrow.ts';
@@ -66,11 +67,6 @@ const monthsAgo = (months: number, from = new Date()) => {
   return at;
 };
 
-interface ValuationAnswer {
-  basis: string | null;
-  comparables: { carId: number; source: 'listing' | 'sale'; price: number; soldAt: string | null }[];
-}
-
 describe('recent sales in the market value', () => {
   let seller: SignedInUser;
   let buyer: SignedInUser;
@@ -95,7 +91,7 @@ describe('recent sales in the market value', () => {
   it('uses a sale released within RECENT_SALE_MONTHS, with its date, and leaves out an older one', async () => {
     const res = await call('GET', `/api/cars/${subject.id}/valuation`);
     expect(res.statusCode, res.body).toBe(200);
-    const valuation = res.json().data as ValuationAnswer;
+    const valuation = res.json().data as Valuation;
     expect(valuation.basis).toBe('comparables');
     const sales = valuation.comparables.filter((c) => c.source === 'sale');
     expect(sales.map((c) => c.carId)).toEqual([recent.id]);

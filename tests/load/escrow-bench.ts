@@ -15,7 +15,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io } from 'socket.io-client';
-import type { OrderWithEvents } from '@common/api-types.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { benchArgs, chooseBenchDatabase, LATENCY_TABLE_HEAD, latencyRow } from '../helpers/bench.ts';
 import { insertListing } from '../helpers/escrow.ts';
 import { insertAccounts, serverDatabase, signIn } from '../helpers/server-database.ts';

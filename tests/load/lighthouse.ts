@@ -26,7 +26,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import type { CarListItem } from '@common/api-types.ts';
+import type { CarListItem } from '@common/schemas/cars.ts';
 import { ensureClientBuild } from '../../server/src/lib/client-build.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 

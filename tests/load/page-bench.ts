@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import type { CarListItem } from '@common/api-types.ts';
+import type { CarListItem } from '@common/schemas/cars.ts';
 import { ensureClientBuild } from '../../server/src/lib/client-build.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 

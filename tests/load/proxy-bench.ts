@@ -24,7 +24,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
-import type { Bid, CarDetail, PlacedBid } from '@common/api-types.ts';
+import type { PlacedBid } from '@common/schemas/bids.ts';
+import type { CarDetail } from '@common/schemas/cars.ts';
+import type { ServerEventPayload } from '@common/socket-events.ts';
 import { bidIncrement, minimumBid } from '@common/bid-rules.ts';
 import { benchArgs, chooseBenchDatabase, LATENCY_TABLE_HEAD, latencyRow, percentile } from '../helpers/bench.ts';
 import { http, insertAccounts, serverDatabase, signIn } from '../helpers/server-database.ts';
@@ -90,14 +92,6 @@ loop.enable();
 
 // Viewers, connected once and joined to each phase's car. Every `bid:placed` is noted by bid id
 // with its arrival time at each viewer.
-type Pushed = Bid & { auto?: boolean };
-interface PushEvent {
-  carId: number;
-  bid: Pushed;
-  currentBids: number;
-  highestBid: number;
-  emittedAt: number;
-}
 let watched = 0;
 const arrivals = new Map<number, number[]>();
 const emittedAt = new Map<number, number>();
@@ -131,7 +125,7 @@ function changed(end: number): Promise<void> {
 const viewers: Socket[] = [];
 for (let i = 0; i < VIEWERS; i++) {
   const socket = io(server.url, { transports: ['websocket'], reconnection: false, forceNew: true });
-  socket.on('bid:placed', (event: PushEvent) => {
+  socket.on('bid:placed', (event: ServerEventPayload<'bid:placed'>) => {
     const at = performance.now();
     if (event.carId !== watched) return;
     let list = arrivals.get(event.bid.id);

@@ -1,4 +1,4 @@
-import type { Order, OrderWithEvents } from '@common/api-types.ts';
+import type { Order, OrderWithEvents } from '@common/schemas/orders.ts';
 
 /** For tests: an order just placed (premium plan, awaiting the buyer's payment), with `patch` over it. */
 export function sampleOrder(patch: Partial<Order> = {}): Order {

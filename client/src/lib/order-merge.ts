@@ -1,4 +1,4 @@
-import type { Order } from '@common/api-types.ts';
+import type { Order } from '@common/schemas/orders.ts';
 
 /**
  * Orders reach the client as REST snapshots and as pushed `order:updated` events, in any order.

@@ -1,3 +1,5 @@
+import type { SessionTokens } from '@common/schemas/auth.ts';
+
 /**
  * The record of the last refresh-token rotation, shared by the tabs of one browser.
  *
@@ -8,10 +10,8 @@
  * one backend: a write that completed before the lock was released is seen by the next holder.
  */
 
-export interface TokenPair {
-  accessToken: string;
-  refreshToken: string;
-}
+/** A session's tokens, as `POST /api/auth/refresh-token` answers them. */
+export type TokenPair = SessionTokens;
 
 export interface RotationRecord extends TokenPair {
   /** Refresh tokens of this session already exchanged (newest first), bounded. */

@@ -1,4 +1,4 @@
-import { CLOCK_TIMING_NAME } from '@common/api-types.ts';
+import { CLOCK_TIMING_NAME } from '@common/paths.ts';
 
 /**
  * This browser's estimate of the server's clock, for countdowns: a device clock can be minutes

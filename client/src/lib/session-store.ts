@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { PublicUser } from '@common/api-types.ts';
+import type { PublicUser } from '@common/schemas/users.ts';
 import { USER_ROLES, type UserRole } from '@common/back-office.ts';
 
 /** The signed-in user as the client keeps it (spec §3 "User (stored locally)"; contract `User`). */

@@ -1,5 +1,5 @@
 import type { io as createIo, Socket } from 'socket.io-client';
-import type { ClientToServerEvents, ServerToClientEvents } from '@common/socket-events.ts';
+import type { AckResponse, ClientEventAck, ClientEventName, ClientEventPayload, ServerToClientEvents } from '@common/socket-events.ts';
 import { API_BASE_URL, ensureFreshAccessToken, refreshAccessToken } from './api-client.ts';
 import { useConnectionStore, type ConnectionStatus } from './connection-store.ts';
 import { refreshJournal } from './refresh-journal.ts';
@@ -19,7 +19,6 @@ import { useSessionStore, type SessionData } from './session-store.ts';
  * runs after every (re)connect.
  */
 
-export type AckResult<T> = { ok: true; data: T } | { ok: false; error: string; code: string };
 
 export interface ConnectInfo {
   /** The server restored the previous session (rooms included); still re-sync. */
@@ -239,19 +238,19 @@ export function onSessionRevoked(handler: () => void): () => void {
 }
 
 /** Emits a client event and waits for its acknowledgement; never throws. */
-export async function emitWithAck<T>(event: keyof ClientToServerEvents, payload: unknown, timeoutMs = ACK_TIMEOUT_MS): Promise<AckResult<T>> {
+export async function emitWithAck<E extends ClientEventName>(event: E, payload: ClientEventPayload<E>, timeoutMs = ACK_TIMEOUT_MS): Promise<AckResponse<ClientEventAck<E>>> {
   getSocket();
   const s = socket;
   if (!s?.connected) return { ok: false, error: 'Not connected', code: 'OFFLINE' };
   try {
-    return (await s.timeout(timeoutMs).emitWithAck(event, payload)) as AckResult<T>;
+    return (await s.timeout(timeoutMs).emitWithAck(event, payload)) as AckResponse<ClientEventAck<E>>;
   } catch {
     return { ok: false, error: 'The server did not answer in time', code: 'TIMEOUT' };
   }
 }
 
 /** Emits a client event only when connected (the next connect re-sends what matters). */
-export function emitIfConnected(event: keyof ClientToServerEvents, payload: unknown): boolean {
+export function emitIfConnected<E extends ClientEventName>(event: E, payload: ClientEventPayload<E>): boolean {
   if (!socket?.connected) return false;
   socket.emit(event, payload);
   return true;

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { WatchedCars } from '@common/schemas/cars.ts';
 import { api } from './api-client.ts';
 import { useSessionStore } from './session-store.ts';
 
@@ -7,10 +8,6 @@ import { useSessionStore } from './session-store.ts';
  * session (per signed-in user) and then kept in step by the toggles, which update the screen at
  * once and roll back if the server refuses. Signing out or in as someone else starts over.
  */
-
-interface WatchlistResponse {
-  cars: { id: number }[];
-}
 
 export type WatchlistStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -87,7 +84,7 @@ export const useWatchlistStore = create<WatchlistState>()((set, get) => {
 
       set({ ownerId: userId, status: 'loading', ids: EMPTY, pending: EMPTY, failedId: null });
       const promise = api
-        .get<WatchlistResponse>('/api/watchlist')
+        .get<WatchedCars>('/api/watchlist')
         .then((data) => {
           if (get().ownerId !== userId) return;
           set({ status: 'ready', ids: new Set(data.cars.map((car) => car.id)) });

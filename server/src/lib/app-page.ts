@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { CLOCK_TIMING_NAME } from '@common/api-types.ts';
+import { CLOCK_TIMING_NAME } from '@common/paths.ts';
 
 /**
  * Sends a page of the web app: HTML, revalidated on every visit, and stamped with the server's

@@ -1,6 +1,9 @@
 import { EventEmitter } from 'node:events';
-import type { AuctionResult, Bid, ChatMessage, Notification, Offer, OrderWithEvents } from '@common/api-types.ts';
-import type { CarStatus } from '@common/car-lifecycle.ts';
+import type { ChatMessage } from '@common/schemas/chat.ts';
+import type { Notification } from '@common/schemas/notifications.ts';
+import type { Offer } from '@common/schemas/offers.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
+import type { AuctionResult, BidPlaced, CarStatusEvent } from '@common/socket-events.ts';
 
 /**
  * Domain events, published by services after their transaction has committed. The real-time
@@ -11,7 +14,7 @@ export interface DomainEvents {
   'session.revoked': { sessionId: string; userId: number; reason: string };
   'chat.posted': { message: ChatMessage };
   /** `endsAt`: the auction's end after this bid (null for a fixed-price listing). */
-  'bid.placed': { carId: number; bid: Bid; currentBids: number; highestBid: number; endsAt: string | null; reserveMet: boolean | null };
+  'bid.placed': BidPlaced;
   'notification.created': { userId: number; notification: Notification; unreadCount: number };
   'notifications.read': { userId: number; unreadCount: number };
   /** An order changed (status, shipment, payout): both parties' screens follow it. */
@@ -19,7 +22,7 @@ export interface DomainEvents {
   /** An offer moved: both parties' screens follow it. */
   'offer.updated': { offer: Offer; userIds: number[] };
   /** A listing left or returned to the market (sale pending, sold, relisted, withdrawn). */
-  'car.status': { carId: number; status: CarStatus };
+  'car.status': CarStatusEvent;
   /** A listing was created or changed (details, price, photos, market value). */
   'listing.changed': { carId: number };
   /** An auction closed: how it ended, for the car's viewers. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CarDetail, CarListItem } from '@common/api-types.ts';
+import type { CarDetail, CarListItem } from '@common/schemas/cars.ts';
 import type { CarStatus } from '@common/car-lifecycle.ts';
 import {
   DEFAULT_OG_IMAGE,

@@ -11,7 +11,7 @@
  * an arbitrary object), so the builders that emit URLs in JSON-LD take `appUrl` and write them
  * absolute themselves.
  */
-import type { CarDetail, CarListItem, Pagination } from '@common/api-types.ts';
+import type { CarDetail, CarListItem, Pagination } from '@common/schemas/cars.ts';
 import type { CarStatus } from '@common/car-lifecycle.ts';
 import { BODY_STYLE_LABELS, CAR_CONDITIONS, type CarBodyStyle } from '@common/listing.ts';
 import { PAGE_TITLES, SITE_NAME, carName, carPageName, documentTitle, listingPageName, plainText } from '@common/page-titles.ts';

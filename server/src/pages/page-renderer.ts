@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { PassThrough, type Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import type { CarDetail, CarListItem, Pagination } from '@common/api-types.ts';
+import type { CarDetail, CarListItem, Pagination } from '@common/schemas/cars.ts';
 import { PAGE_TITLES } from '@common/page-titles.ts';
 import { PAGES, carPath } from '@common/paths.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';

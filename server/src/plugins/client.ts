@@ -9,7 +9,7 @@ import { heroImageTag, SCREEN_MODULES, screenPreloadTags, withHeadTags, type Vit
 import { TtlCache } from '../lib/ttl-cache.ts';
 import { sendAppPage } from '../lib/app-page.ts';
 import { loadServerEntry, PageRenderer, type ReadApi } from '../pages/page-renderer.ts';
-import type { CarDetail } from '@common/api-types.ts';
+import type { CarDetail } from '@common/schemas/cars.ts';
 
 export const CLIENT_DIST = fromProjectRoot('client/dist');
 /** The web app's server entry, built with it (client/vite.config.ts). */

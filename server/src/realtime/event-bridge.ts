@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { SERVER_EVENT_PAYLOADS, type ServerEventName } from '@common/socket-events.ts';
+import { checkSent } from '../lib/shape-check.ts';
 import { carRoom, carSummaryRoom, sessionRoom, userRoom } from './rooms.ts';
 
 /**
@@ -13,9 +15,17 @@ export default fp(
      * Every pushed payload carries `emittedAt` (epoch ms) so clients on the same clock, such as
      * the load generator, can measure fan-out latency.
      */
-    const stamped = <T extends object>(event: string, payload: T): T & { emittedAt: number } => {
+    const stamped = <T extends object>(event: ServerEventName, payload: T): T & { emittedAt: number } => {
       metrics.eventsEmitted.inc({ event });
-      return { ...payload, emittedAt: Date.now() };
+      const sent = { ...payload, emittedAt: Date.now() };
+      checkSent(app, `socket ${event}`, SERVER_EVENT_PAYLOADS[event], sent);
+      return sent;
+    };
+    const revoked = () => {
+      metrics.eventsEmitted.inc({ event: 'session:revoked' });
+      const sent = {};
+      checkSent(app, 'socket session:revoked', SERVER_EVENT_PAYLOADS['session:revoked'], sent);
+      return sent;
     };
 
     // Other processes exist only behind the Redis adapter; the in-memory adapter has no peers.
@@ -70,8 +80,7 @@ export default fp(
         toCarFeed(carId, 'car:status', payload);
       }),
       events.subscribe('session.revoked', ({ sessionId }) => {
-        metrics.eventsEmitted.inc({ event: 'session:revoked' });
-        io.to(sessionRoom(sessionId)).emit('session:revoked', {});
+        io.to(sessionRoom(sessionId)).emit('session:revoked', revoked());
         io.in(sessionRoom(sessionId)).disconnectSockets(true);
         carFeed.closeSession(sessionId);
         if (clustered) io.serverSideEmit('session-revoked', sessionId);
@@ -88,7 +97,7 @@ export default fp(
       const active = await app.authService.activeSessionIds([...sessionIds]);
       for (const sessionId of sessionIds) {
         if (active.has(sessionId)) continue;
-        io.local.to(sessionRoom(sessionId)).emit('session:revoked', {});
+        io.local.to(sessionRoom(sessionId)).emit('session:revoked', revoked());
         io.local.in(sessionRoom(sessionId)).disconnectSockets(true);
         carFeed.closeSession(sessionId);
       }

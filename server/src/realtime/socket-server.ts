@@ -2,7 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
-import type { Ack, ClientToServerEvents, ServerToClientEvents } from '@common/socket-events.ts';
+import {
+  AckRefusalSchema,
+  CLIENT_EVENTS,
+  SERVER_EVENT_PAYLOADS,
+  type Ack,
+  type ClientEventAck,
+  type ClientEventName,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '@common/socket-events.ts';
+import { checkSent } from '../lib/shape-check.ts';
 import type { ActiveSession } from '../services/auth.ts';
 import { findCarOwner } from '../services/chat.ts';
 import { resilientStreamsAdapter } from './cluster-adapter.ts';
@@ -112,13 +122,17 @@ export default fp(
       const throttle = new EventThrottle();
 
       /** Validates and throttles before the handler runs; answers through the ack in the contract's shape. */
-      const handle = <P, R>(
-        event: keyof ClientToServerEvents,
+      const handle = <E extends ClientEventName, P>(
+        event: E,
         parse: (payload: unknown) => P | null,
-        handler: (payload: P) => Promise<R> | R,
+        handler: (payload: P) => Promise<ClientEventAck<E>> | ClientEventAck<E>,
       ) => {
-        socket.on(event, async (payload: unknown, ack?: unknown) => {
-          const reply: Ack<R> = typeof ack === 'function' ? (ack as Ack<R>) : () => {};
+        socket.on(event as ClientEventName, async (payload: unknown, ack?: unknown) => {
+          const answer: Ack<ClientEventAck<E>> = typeof ack === 'function' ? (ack as Ack<ClientEventAck<E>>) : () => {};
+          const reply: Ack<ClientEventAck<E>> = (response) => {
+            checkSent(app, `socket ${event} ack`, response.ok ? CLIENT_EVENTS[event].ack : AckRefusalSchema, response.ok ? response.data : response);
+            answer(response);
+          };
           const verdict = throttle.take();
           if (verdict === 'abusive') {
             app.log.warn({ socket: socket.id }, 'dropping a socket that ignores the event rate limit');
@@ -174,9 +188,13 @@ export default fp(
     presence.onChange((changes) => {
       const emittedAt = Date.now();
       for (const [carId, count] of changes) {
-        io.local.to(carRoom(carId)).volatile.emit('car:viewers', { carId, count, emittedAt });
-        io.local.to(carSummaryRoom(carId)).volatile.emit('car:summary', { carId, viewers: count, emittedAt });
-        app.carFeed.deliver(carId, 'car:viewers', { carId, count, emittedAt });
+        const viewers = { carId, count, emittedAt };
+        const summary = { carId, viewers: count, emittedAt };
+        checkSent(app, 'socket car:viewers', SERVER_EVENT_PAYLOADS['car:viewers'], viewers);
+        checkSent(app, 'socket car:summary', SERVER_EVENT_PAYLOADS['car:summary'], summary);
+        io.local.to(carRoom(carId)).volatile.emit('car:viewers', viewers);
+        io.local.to(carSummaryRoom(carId)).volatile.emit('car:summary', summary);
+        app.carFeed.deliver(carId, 'car:viewers', viewers);
       }
       app.metrics.eventsEmitted.inc({ event: 'car:viewers' }, changes.size);
     });

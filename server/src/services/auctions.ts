@@ -1,4 +1,4 @@
-import type { AuctionResult } from '@common/api-types.ts';
+import type { AuctionResult } from '@common/socket-events.ts';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { databaseNow, type Database, type Executor, type Transaction } from '../../../db/client.ts';
@@ -49,7 +49,7 @@ export interface AuctionRequest {
 }
 
 /** What `auction:ended` tells the car's viewers. */
-export type { AuctionResult } from '@common/api-types.ts';
+export type { AuctionResult } from '@common/socket-events.ts';
 
 /**
  * Timed auctions: scheduling their close, closing them, and reminding people before the end.

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../../db/client.ts';
 import { auditLog } from '../../../db/schema/index.ts';
-import { AUDIT_PAGE_DEFAULT, type AuditAction, type AuditTargetType } from '@common/back-office.ts';
-import type { AuditEntry } from '@common/api-types.ts';
+import { AUDIT_PAGE_DEFAULT } from '@common/back-office.ts';
+import type { AuditEntry, AuditQuery } from '@common/schemas/admin.ts';
 
 /** Who did it: a signed-in operator, or the operator command line on the server. */
 export type AuditActor = { userId: number; email: string } | 'cli';
@@ -94,17 +94,9 @@ export async function verifyAuditChain(db: Executor, batchSize = 1_000): Promise
   }
 }
 
-export interface AuditFilters {
-  actor?: string;
-  action?: AuditAction;
-  targetType?: AuditTargetType;
-  targetId?: number;
-  before?: number;
-  limit?: number;
-}
 
 /** Entries newest first; `before` pages back. `actor` is a user id, an email, or `cli`. */
-export async function listAudit(db: Executor, filters: AuditFilters): Promise<AuditEntry[]> {
+export async function listAudit(db: Executor, filters: AuditQuery): Promise<AuditEntry[]> {
   const conditions: SQL[] = [];
   if (filters.actor !== undefined) {
     const actor = filters.actor.trim().toLowerCase();

@@ -13,6 +13,7 @@ import { alreadyRegisteredEmail, passwordChangedEmail, passwordResetEmail, verif
 import { burnVerificationTime, hashPassword, verifyPassword } from '../lib/passwords.ts';
 import { toPublicUser, type PublicUser } from './users.ts';
 import { PAGES, resetPasswordPath, verifyEmailPath } from '@common/paths.ts';
+import type { Credentials, LoginResult, Registration, SessionTokens } from '@common/schemas/auth.ts';
 import type { UserRole } from '@common/back-office.ts';
 import type { TwoFactor } from './two-factor.ts';
 
@@ -61,10 +62,6 @@ export interface AuthServiceDeps {
   loginFailureWindowMs: number;
 }
 
-export interface SessionTokens {
-  accessToken: string;
-  refreshToken: string;
-}
 
 export interface ActiveSession {
   sessionId: string;
@@ -114,7 +111,7 @@ export class AuthService {
   }
 
   /** Answers the same whether or not the address has an account; the address owner is told by email. */
-  async register(input: { name: string; email: string; password: string }): Promise<void> {
+  async register(input: Registration): Promise<void> {
     const name = input.name.trim();
     const email = normalizeEmail(input.email);
     if (!name) throw validationFailed([{ field: 'name', message: 'Full name is required' }]);
@@ -157,7 +154,7 @@ export class AuthService {
     if (user && !user.emailVerified) await this.sendVerification(user.id, user.email, user.name);
   }
 
-  async login(input: { email: string; password: string; totp?: string; userAgent?: string; ipAddress?: string }): Promise<SessionTokens & { user: PublicUser }> {
+  async login(input: Credentials & { userAgent?: string; ipAddress?: string }): Promise<LoginResult> {
     const email = normalizeEmail(input.email);
     const failureKey = `login-failures:${email}`;
     const failures = await this.deps.loginFailures.peek(failureKey);

@@ -10,11 +10,12 @@ import { conflict, forbidden, notFound, validationFailed } from '../lib/errors.t
 import type { EventBus } from '../lib/events.ts';
 import { carTitle, toChatMessage, type ChatMessage } from './chat.ts';
 import type { NotificationsService } from './notifications.ts';
-import type { PlacedBid, RecordedBid, UserBid } from '@common/api-types.ts';
+import type { PlacedBid, RecordedBid, UserBid } from '@common/schemas/bids.ts';
+import type { PlaceBid } from '@common/schemas/commerce.ts';
 
-export type { Bid, PlacedBid } from '@common/api-types.ts';
+export type { Bid, PlacedBid } from '@common/schemas/bids.ts';
 
-export type { CarSummary } from '@common/api-types.ts';
+export type { CarSummary } from '@common/schemas/cars.ts';
 
 const HISTORY_LIMIT = 200;
 const usd = (n: number) => `$${n.toLocaleString('en-US')}`;
@@ -46,7 +47,7 @@ export class BidsService {
    * is pushed in order after commit. Maxima stay in the bids table's private column: only the
    * bidder's own answers show them.
    */
-  async place(bidder: { userId: number; name: string }, input: { carId: number; amount: number; maxAmount?: number }, claim?: IdempotencyClaim): Promise<PlacedBid> {
+  async place(bidder: { userId: number; name: string }, input: PlaceBid, claim?: IdempotencyClaim): Promise<PlacedBid> {
     const max = input.maxAmount ?? input.amount;
     if (max < input.amount) throw validationFailed([{ field: 'maxAmount', message: 'Your maximum must be at least your bid' }]);
     return this.idempotency.once(claim, async (key) => {

@@ -5,20 +5,15 @@ import { secondChanceRunnerUp } from './offers/second-chance.ts';
 import { normalizeSearchText } from '../../../db/search-text.ts';
 import { notFound } from '../lib/errors.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
-import type { AuctionDetail, AuctionSummary, CarDetail, CarListItem, Pagination } from '@common/api-types.ts';
+import type { AuctionDetail, AuctionSummary, CarDetail, CarListItem, OwnListing, Pagination } from '@common/schemas/cars.ts';
 import type { CarStatus } from '@common/car-lifecycle.ts';
-import type { AuctionOutcome } from '@common/auction-rules.ts';
-import { LUXURY_MIN_PRICE, carVisibleTo, type ListingFilter, type ListingSort } from '@common/listing.ts';
-import type { ListingCriteria } from '@common/schemas/listing.ts';
+import { LUXURY_MIN_PRICE, carVisibleTo, type ListingSort } from '@common/listing.ts';
+import type { ListingCriteria, ListingQuery as WireListingQuery } from '@common/schemas/listing.ts';
 
-export type { CarDetail, CarListItem, Pagination, Review } from '@common/api-types.ts';
+export type { CarDetail, CarListItem, Pagination, Review } from '@common/schemas/cars.ts';
 
-export interface ListingQuery extends ListingCriteria {
-  filter: ListingFilter;
-  sort: ListingSort;
-  page: number;
-  limit: number;
-}
+/** `GET /api/cars`'s query with its defaults applied. */
+export type ListingQuery = ListingCriteria & Required<Pick<WireListingQuery, 'filter' | 'sort' | 'page' | 'limit'>>;
 
 /** Where live viewer numbers come from; the real-time layer provides them. */
 export interface ViewerCounts {
@@ -185,19 +180,6 @@ interface ListingRow extends AuctionColumns {
   currentBids: number;
 }
 
-/** `GET /api/users/me/listings`: a seller's listing as they manage it. */
-export type OwnListing = CarListItem & {
-  status: CarStatus;
-  highestBid: number | null;
-  openOrderId: number | null;
-  watchers: number;
-  /** How the auction closed; null while it runs and for fixed-price listings. */
-  auctionOutcome: AuctionOutcome | null;
-  /** Reserve not met: until when the seller may accept the highest bid. */
-  acceptUntil: string | null;
-  /** The auction's runner-up a second-chance offer can go to now (the winner's order was cancelled unpaid). */
-  secondChance: { buyerName: string; amount: number } | null;
-};
 
 export interface CarsServiceOptions {
   /** Length of an escrow day: a reserve-not-met auction may be sold for one. */

@@ -1,13 +1,14 @@
 import { and, asc, desc, eq, gt, lt } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import { cars, chatMessages, sellers } from '../../../db/schema/index.ts';
-import type { ChatMessage } from '@common/api-types.ts';
+import type { ChatMessage } from '@common/schemas/chat.ts';
 
-export type { ChatMessage } from '@common/api-types.ts';
+export type { ChatMessage } from '@common/schemas/chat.ts';
 import { notFound, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import type { NotificationsService } from './notifications.ts';
 import { carVisibleTo } from '@common/listing.ts';
+import type { PostChat } from '@common/schemas/commerce.ts';
 
 type ChatRow = typeof chatMessages.$inferSelect;
 
@@ -67,7 +68,7 @@ export class ChatService {
     return rows.reverse().map(asMessage);
   }
 
-  async post(author: { userId: number; name: string }, input: { carId: number; message: string; type: 'message' | 'question' }): Promise<ChatMessage> {
+  async post(author: { userId: number; name: string }, input: Required<PostChat>): Promise<ChatMessage> {
     if (input.message.trim() === '') throw validationFailed([{ field: 'message', message: 'Message cannot be empty' }]);
     const car = await findCarOwner(this.db, input.carId);
     if (!car || !carVisibleTo(car.status, { isSeller: car.sellerUserId === author.userId, isStaff: false })) throw notFound('Car not found');

@@ -2,11 +2,13 @@ import { and, count, countDistinct, desc, eq, gte, max, ne, sql } from 'drizzle-
 import type { Database } from '../../../db/client.ts';
 import { bids, cars, chatMessages, notifications, orders, watchlist } from '../../../db/schema/index.ts';
 import { carTitle } from './chat.ts';
-import type { ActivityItem, DashboardSummary, Discussion } from '@common/api-types.ts';
+import type { ActivityItem, DashboardSummary } from '@common/schemas/users.ts';
+import type { Discussion } from '@common/schemas/chat.ts';
 
 
 
-export type { ActivityItem, DashboardSummary, Discussion } from '@common/api-types.ts';
+export type { ActivityItem, DashboardSummary } from '@common/schemas/users.ts';
+export type { Discussion } from '@common/schemas/chat.ts';
 
 const ACTIVITY_WINDOW_MS = 30 * 86_400_000;
 const RECENT_ITEMS = 20;

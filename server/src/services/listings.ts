@@ -6,7 +6,7 @@ import { cars, sellers, watchlist, type StoredPhoto } from '../../../db/schema/i
 import { carSearchText } from '../../../db/search-text.ts';
 import { PHOTO_LIMITS, latestModelYear, modelYearMessage } from '@common/listing.ts';
 import { formatUsd } from '@common/pricing.ts';
-import type { CarDetail, CarPhoto } from '@common/api-types.ts';
+import type { CarDetail, Gallery } from '@common/schemas/cars.ts';
 import { carMayMove, type CarStatus } from '@common/car-lifecycle.ts';
 import { conflict, notFound, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
@@ -34,11 +34,6 @@ declare module '../jobs/job-runner.ts' {
 
 export type { ListingEdit, NewListing } from '@common/schemas/listing.ts';
 
-/** What photo changes answer: `images` (the contract's) and `photos` with every size (extension). */
-export interface PhotoGallery {
-  images: string[];
-  photos: CarPhoto[];
-}
 
 
 export interface ListingsServiceDeps {
@@ -194,7 +189,7 @@ export class ListingsService {
    * the car refers to it; a failure on the way removes what was stored, and a job removes it
    * later should this process die in between.
    */
-  async addPhoto(userId: number, carId: number, file: Buffer): Promise<PhotoGallery> {
+  async addPhoto(userId: number, carId: number, file: Buffer): Promise<Gallery> {
     // Cheap refusals first, before any decoding.
     const [current] = await this.db
       .select({ car: cars, sellerUserId: sellers.userId })
@@ -240,7 +235,7 @@ export class ListingsService {
   }
 
   /** Removes the photo at `index` (0 is the first) from the gallery. */
-  async removePhoto(userId: number, carId: number, index: number): Promise<PhotoGallery> {
+  async removePhoto(userId: number, carId: number, index: number): Promise<Gallery> {
     await this.db.transaction(async (tx) => {
       const car = await this.lockOwnCar(tx, userId, carId);
       assertEditable(car);
@@ -263,7 +258,7 @@ export class ListingsService {
   }
 
   /** Puts the gallery in a new order: `order` lists every current index once, first photo first. */
-  async reorderPhotos(userId: number, carId: number, order: number[]): Promise<PhotoGallery> {
+  async reorderPhotos(userId: number, carId: number, order: number[]): Promise<Gallery> {
     await this.db.transaction(async (tx) => {
       const car = await this.lockOwnCar(tx, userId, carId);
       assertEditable(car);
@@ -299,7 +294,7 @@ export class ListingsService {
   }
 
   /** The gallery as the photo endpoints answer it: the URLs, and every size of each photo. */
-  async gallery(carId: number): Promise<PhotoGallery> {
+  async gallery(carId: number): Promise<Gallery> {
     const [car] = await this.db.select({ images: cars.images, photos: cars.photos }).from(cars).where(eq(cars.id, carId));
     return { images: car?.images ?? [], photos: (car?.photos ?? []).map(({ width, height, card, gallery }) => ({ width, height, card, gallery })) };
   }

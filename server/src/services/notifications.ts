@@ -2,11 +2,11 @@ import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import { notifications } from '../../../db/schema/index.ts';
 import type { NotificationType } from '@common/enums.ts';
-import type { Notification } from '@common/api-types.ts';
+import type { Notification } from '@common/schemas/notifications.ts';
 import { notFound } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 
-export type { Notification } from '@common/api-types.ts';
+export type { Notification } from '@common/schemas/notifications.ts';
 
 export interface NewNotification {
   userId: number;

@@ -4,7 +4,7 @@ import { describeBackup, writeBackup } from '../../../db/backup.ts';
 import type { Database, Executor } from '../../../db/client.ts';
 import { users } from '../../../db/schema/index.ts';
 import { OPERATOR_ACTIONS, type OperatorAction } from '@common/order-lifecycle.ts';
-import type { OrderWithEvents } from '@common/api-types.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { AppError } from '../lib/errors.ts';
 import { verifyAuditChain } from './audit.ts';
 import type { AccountsAdmin } from './back-office/accounts.ts';

@@ -4,24 +4,17 @@ import type { Database } from '../../../db/client.ts';
 import { supportTicketReplies, supportTickets, users } from '../../../db/schema/index.ts';
 import type { SupportCategory, SupportPriority } from '@common/enums.ts';
 import type { TicketStatus } from '@common/back-office.ts';
-import type { AdminTicket } from '@common/api-types.ts';
+import type { AdminTicket } from '@common/schemas/admin.ts';
+import type { SupportTicket, SupportTicketWithMessage } from '@common/schemas/support.ts';
 import { notFound, validationFailed } from '../lib/errors.ts';
 import { recordAudit } from './audit.ts';
 import { auditActor, type Staff } from './back-office/staff.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 import { ticketReplyEmail } from './mail-templates.ts';
+import type { NewTicket } from '@common/schemas/commerce.ts';
 
 const DESK_LIMIT = 200;
 
-export interface SupportTicket {
-  id: string;
-  subject: string;
-  category: SupportCategory;
-  priority: SupportPriority;
-  status: string;
-  email: string;
-  createdAt: string;
-}
 
 /** Without look-alike characters (0/O, 1/I/L), so a reference read out on the phone is unambiguous. */
 const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -40,7 +33,7 @@ export class SupportService {
 
   async file(
     requester: { userId: number } | null,
-    input: { subject: string; message: string; category: SupportCategory; priority: SupportPriority; email?: string | undefined },
+    input: NewTicket & Required<Pick<NewTicket, 'category' | 'priority'>>,
   ): Promise<SupportTicket> {
     const subject = input.subject.trim();
     const message = input.message.trim();
@@ -84,7 +77,7 @@ export class SupportService {
   }
 
   /** One of the user's tickets by its reference; anyone else's is not found. */
-  async getFor(userId: number, reference: string): Promise<SupportTicket & { message: string }> {
+  async getFor(userId: number, reference: string): Promise<SupportTicketWithMessage> {
     const [row] = await this.db.select().from(supportTickets).where(and(eq(supportTickets.reference, reference), eq(supportTickets.userId, userId)));
     if (!row) throw notFound('Ticket not found');
     return { ...toTicket(row), message: row.message };

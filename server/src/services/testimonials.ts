@@ -2,11 +2,12 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import { orders, testimonials, users } from '../../../db/schema/index.ts';
 import { notFound } from '../lib/errors.ts';
-import type { Testimonial, TestimonialStats } from '@common/api-types.ts';
+import type { Testimonial, TestimonialStats } from '@common/schemas/testimonials.ts';
 import { testimonialStats } from '@common/testimonial-stats.ts';
+import type { NewTestimonial } from '@common/schemas/commerce.ts';
 
 
-export type { Testimonial, TestimonialStats } from '@common/api-types.ts';
+export type { Testimonial, TestimonialStats } from '@common/schemas/testimonials.ts';
 
 type TestimonialRow = typeof testimonials.$inferSelect;
 
@@ -39,7 +40,7 @@ export class TestimonialsService {
    * Only the server decides `verified`: true when the author has completed a purchase here
    * (an escrow order released to the seller), whose car and amount then back the testimonial.
    */
-  async create(authorId: number, input: { rating: number; comment: string; carPurchased?: string | undefined; location?: string | undefined }): Promise<Testimonial> {
+  async create(authorId: number, input: NewTestimonial): Promise<Testimonial> {
     const [author] = await this.db.select().from(users).where(eq(users.id, authorId));
     if (!author) throw notFound('User not found');
     const [completed] = await this.db

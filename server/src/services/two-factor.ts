@@ -7,6 +7,7 @@ import { RECOVERY_CODE_COUNT, TOTP } from '@common/back-office.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { hashToken } from '../lib/tokens.ts';
+import type { TotpSetup } from '@common/schemas/auth.ts';
 
 /** Codes are accepted one step either side of now, for clocks that drift a little. */
 const WINDOW_STEPS = 1;
@@ -30,7 +31,7 @@ export class TwoFactor {
   ) {}
 
   /** A new secret to show (QR and text); sign-in does not ask for it until it is confirmed. */
-  async setup(userId: number): Promise<{ secret: string; otpauthUrl: string }> {
+  async setup(userId: number): Promise<TotpSetup> {
     const [user] = await this.db.select({ email: users.email, totpSecret: users.totpSecret }).from(users).where(eq(users.id, userId));
     if (!user) throw notFound('User not found');
     if (user.totpSecret) throw conflict('TOTP_ALREADY_ENABLED', TWO_FACTOR_MESSAGES.alreadyOn);

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import { users } from '../../../db/schema/index.ts';
 import { notFound } from '../lib/errors.ts';
-import type { PublicUser } from '@common/api-types.ts';
+import type { PublicUser } from '@common/schemas/users.ts';
 import type { ProfileChanges } from '@common/schemas/auth.ts';
 
-export type { PublicUser } from '@common/api-types.ts';
+export type { PublicUser } from '@common/schemas/users.ts';
 
 export type UserRow = typeof users.$inferSelect;
 

@@ -53,7 +53,8 @@ export interface AdjustedComparable extends Comparable {
   adjustedPrice: number;
 }
 
-export interface Valuation {
+/** The estimate from enough comparables (what `GET /api/cars/:id/valuation` answers builds on it). */
+export interface MarketEstimate {
   estimate: number;
   low: number;
   high: number;
@@ -79,7 +80,7 @@ function quantile(sorted: number[], fraction: number): number {
 }
 
 /** The estimate for `subject` from `comparables` (closest first are kept), or null below three. */
-export function estimateMarketValue(subject: { year: number; mileage: number }, comparables: Comparable[]): Valuation | null {
+export function estimateMarketValue(subject: { year: number; mileage: number }, comparables: Comparable[]): MarketEstimate | null {
   const closest = [...comparables]
     .sort((a, b) => Math.abs(a.year - subject.year) - Math.abs(b.year - subject.year) || Math.abs(a.mileage - subject.mileage) - Math.abs(b.mileage - subject.mileage) || a.carId - b.carId)
     .slice(0, MAX_COMPARABLES);
@@ -119,7 +120,7 @@ export async function findComparables(executor: Executor, car: { id: number; sea
 }
 
 /** The car's valuation from the comparables there are now (null below three). */
-export async function valueCar(executor: Executor, carId: number): Promise<{ car: typeof cars.$inferSelect; valuation: Valuation | null } | null> {
+export async function valueCar(executor: Executor, carId: number): Promise<{ car: typeof cars.$inferSelect; valuation: MarketEstimate | null } | null> {
   const [car] = await executor.select().from(cars).where(eq(cars.id, carId));
   if (!car) return null;
   return { car, valuation: estimateMarketValue(car, await findComparables(executor, car)) };

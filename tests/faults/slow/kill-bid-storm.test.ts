@@ -2,7 +2,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bids, cars } from '../../../db/schema/index.ts';
 import { bidIncrement, minimumBid } from '@common/bid-rules.ts';
-import type { CarDetail } from '@common/api-types.ts';
+import type { CarDetail } from '@common/schemas/cars.ts';
 import { insertAccounts, signIn, type Account } from '../../helpers/server-database.ts';
 import { startServerProcess, type ServerProcess } from '../../helpers/server-process.ts';
 import { removeTempDirs, tempDir } from './helpers/temp-dirs.ts';

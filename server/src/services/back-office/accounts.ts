@@ -3,7 +3,7 @@ import type { Database, Transaction } from '../../../../db/client.ts';
 import { cars, sellers, users } from '../../../../db/schema/index.ts';
 import { isStaff, type AuditAction, type UserRole } from '@common/back-office.ts';
 import { carStatusesFor, type CarAction } from '@common/car-lifecycle.ts';
-import type { AdminUser } from '@common/api-types.ts';
+import type { AdminUser } from '@common/schemas/admin.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';

@@ -1,7 +1,7 @@
 import { desc, eq, isNotNull } from 'drizzle-orm';
 import type { Database } from '../../../../db/client.ts';
 import { bids, cars, sellers, users } from '../../../../db/schema/index.ts';
-import type { FlaggedBid } from '@common/api-types.ts';
+import type { FlaggedBid } from '@common/schemas/admin.ts';
 import type { CarAction, CarStatus } from '@common/car-lifecycle.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { conflict, notFound } from '../../lib/errors.ts';

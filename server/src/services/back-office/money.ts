@@ -1,7 +1,8 @@
 import { and, asc, count, eq, gte, inArray, isNotNull, lte, sql, sum, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../../db/client.ts';
 import { bids, orders, payments, supportTickets } from '../../../../db/schema/index.ts';
-import type { AdminOverview, LedgerEntry, LedgerKind, LedgerTotals, OrderWithEvents } from '@common/api-types.ts';
+import type { AdminOverview, LedgerEntry, LedgerKind, LedgerTotals } from '@common/schemas/admin.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import type { OrderStatus } from '@common/order-lifecycle.ts';
 import { readOrder } from '../orders/order-views.ts';
 

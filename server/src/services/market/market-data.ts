@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../../../db/client.ts';
 import { cars, orders, priceHistory, sellers } from '../../../../db/schema/index.ts';
 import { carVisibleTo } from '@common/listing.ts';
-import type { Pagination, PricePoint, SoldResult } from '@common/api-types.ts';
+import type { Pagination } from '@common/schemas/cars.ts';
+import type { PricePoint, SoldResult } from '@common/schemas/discovery.ts';
 import { notFound } from '../../lib/errors.ts';
 import { paginate } from '../cars.ts';
 

@@ -7,8 +7,7 @@ import { SAVED_SEARCH_LIMIT, type MatchReason, type SavedSearchAlerts } from '@c
 import { carPath } from '@common/paths.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { criteriaProblems } from '@common/schemas/listing.ts';
-import type { SavedSearchQuery } from '@common/schemas/discovery.ts';
-import type { SavedSearch } from '@common/api-types.ts';
+import type { NewSavedSearch, SavedSearch, SavedSearchEdit, SavedSearchQuery } from '@common/schemas/discovery.ts';
 import { conflict, notFound, validationFailed } from '../../lib/errors.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import { parseSearch } from '../cars.ts';
@@ -90,7 +89,7 @@ export class SavedSearchesService {
     return rows.map(toSavedSearch);
   }
 
-  async create(userId: number, input: { name: string; query: SavedSearchQuery; alerts: SavedSearchAlerts }): Promise<SavedSearch> {
+  async create(userId: number, input: NewSavedSearch): Promise<SavedSearch> {
     assertCriteria(input.query);
     return this.deps.db.transaction(async (tx) => {
       // One at a time per user, so two tabs saving the 20th and 21st cannot both pass the count.
@@ -105,7 +104,7 @@ export class SavedSearchesService {
     });
   }
 
-  async update(userId: number, id: number, edit: { name?: string; query?: SavedSearchQuery; alerts?: SavedSearchAlerts }): Promise<SavedSearch> {
+  async update(userId: number, id: number, edit: SavedSearchEdit): Promise<SavedSearch> {
     if (edit.query) assertCriteria(edit.query);
     const [row] = await this.deps.db
       .update(savedSearches)

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../../../db/client.ts';
 import { cars, offerEvents, offers, sellers, users } from '../../../../db/schema/index.ts';
-import type { Offer, OfferHistoryEntry } from '@common/api-types.ts';
+import type { Offer, OfferHistoryEntry } from '@common/schemas/offers.ts';
 
 /** Everything an offer view and the offer rules need, read in one statement. */
 const offerColumns = {

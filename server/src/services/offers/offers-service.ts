@@ -17,7 +17,8 @@ import {
   type OfferRange,
 } from '@common/offer-lifecycle.ts';
 import { formatUsd } from '@common/pricing.ts';
-import type { Offer, OrderWithEvents } from '@common/api-types.ts';
+import type { Offer } from '@common/schemas/offers.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, validationFailed } from '../../lib/errors.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from '../idempotency.ts';
@@ -27,6 +28,7 @@ import { readOrder } from '../orders/order-views.ts';
 import type { OfferTransitions } from './offer-transitions.ts';
 import { listOffers, readOffer, selectOffers, type OfferRecord } from './offer-views.ts';
 import { secondChanceRunnerUp } from './second-chance.ts';
+import type { MakeOffer, OfferMoveBodies } from '@common/schemas/commerce.ts';
 
 export interface OffersServiceDeps {
   db: Database;
@@ -78,7 +80,7 @@ export class OffersService {
   // ── The buyer's offer ─────────────────────────────────────────────────────────────────
 
   /** A buyer's opening offer on a fixed-price listing, or on an auction that ended below its reserve. */
-  make(buyer: Party, carId: number, input: { amount: number; message?: string }, claim?: IdempotencyClaim): Promise<Offer> {
+  make(buyer: Party, carId: number, input: MakeOffer, claim?: IdempotencyClaim): Promise<Offer> {
     return this.deps.idempotency.once(claim, (key) =>
       this.deps.orders.transaction(async (tx, changes) => {
         await key.take(tx);
@@ -110,7 +112,7 @@ export class OffersService {
   // ── The parties' moves ────────────────────────────────────────────────────────────────
 
   /** Counter, decline or withdraw: the offer after the move. */
-  async respond(party: Party, offerId: number, move: Exclude<OfferPartyMove, 'accept'>, input: { amount?: number }, claim?: IdempotencyClaim): Promise<Offer> {
+  async respond(party: Party, offerId: number, move: Exclude<OfferPartyMove, 'accept'>, input: Partial<OfferMoveBodies['counter']>, claim?: IdempotencyClaim): Promise<Offer> {
     return this.deps.idempotency.once(claim, (key) =>
       this.deps.orders.transaction(async (tx, changes) => {
         await key.take(tx);

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../../../db/client.ts';
 import { cars, orderEvents, orders, payments, sellers, users } from '../../../../db/schema/index.ts';
 import { waitingOn } from '@common/order-lifecycle.ts';
-import type { Order, OrderEvent, OrderWithEvents, PaymentLeg } from '@common/api-types.ts';
+import type { Order, OrderEvent, OrderWithEvents, PaymentLeg } from '@common/schemas/orders.ts';
 
 const sellerAccount = alias(users, 'seller_account');
 

@@ -3,11 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Transaction } from '../../../../db/client.ts';
 import { orders } from '../../../../db/schema/index.ts';
 import { carStatusesFor } from '@common/car-lifecycle.ts';
-import type { EscrowPlanId } from '@common/escrow-plans.ts';
 import type { PaymentMethod } from '@common/enums.ts';
 import { ORDER_TRANSITIONS, transitionFor, type OperatorAction, type OrderActor, type PartyAction } from '@common/order-lifecycle.ts';
 import { formatUsd } from '@common/pricing.ts';
-import type { Order, OrderWithEvents } from '@common/api-types.ts';
+import type { Order, OrderWithEvents } from '@common/schemas/orders.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import type { EventBus } from '../../lib/events.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
@@ -25,6 +24,7 @@ import { SimulatedBank, type PaymentProvider } from './payment-provider.ts';
 import { OrderPlacement, type NewOrder, type Party } from './placement.ts';
 import { OrderTransitions, STATUS_WORDS, moveOrderCar } from './transitions.ts';
 import { OfferTransitions } from '../offers/offer-transitions.ts';
+import type { OrderActionBodies, PlaceOrder } from '@common/schemas/commerce.ts';
 
 export type { OrderDeadline } from './deadlines.ts';
 export type { Party } from './placement.ts';
@@ -45,12 +45,8 @@ export interface OrdersServiceDeps {
 }
 
 /** What a party sends with an action (validated by the route's schema). */
-export interface ActionInput {
-  method?: PaymentMethod;
-  carrier?: string;
-  trackingNumber?: string;
-  reason?: string;
-}
+/** Any move's body: each move reads the fields of its own. */
+export type ActionInput = Partial<OrderActionBodies['pay'] & OrderActionBodies['ship'] & OrderActionBodies['dispute'] & OrderActionBodies['cancel']>;
 
 const ACTION_WORDS: Record<PartyAction, string> = {
   pay: 'pay for',
@@ -120,7 +116,7 @@ export class OrdersService {
   // ── New orders ────────────────────────────────────────────────────────────────────────
 
   /** Buys a listed car at its asking price. */
-  place(buyer: Party, input: { carId: number; amount: number; plan: EscrowPlanId }, claim?: IdempotencyClaim): Promise<OrderWithEvents> {
+  place(buyer: Party, input: Required<PlaceOrder>, claim?: IdempotencyClaim): Promise<OrderWithEvents> {
     return this.placement.place(buyer, input, claim);
   }
 

@@ -5,7 +5,7 @@ import { ESCROW_PLANS, smallestPlanFor, type EscrowPlanId } from '@common/escrow
 import { PAYMENT_WINDOW_DAYS, type OrderActor } from '@common/order-lifecycle.ts';
 import { formatUsd } from '@common/pricing.ts';
 import type { SaleRoute } from '@common/market-data.ts';
-import type { OrderWithEvents } from '@common/api-types.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, validationFailed } from '../../lib/errors.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from '../idempotency.ts';
 import type { OrderAnnouncements, OrderChanges } from './announcements.ts';
@@ -14,6 +14,7 @@ import { readOrder, selectOrders } from './order-views.ts';
 import type { OrderTransitions } from './transitions.ts';
 import { carVisibleTo } from '@common/listing.ts';
 import { leadingBid } from '../leading-bid.ts';
+import type { PlaceOrder } from '@common/schemas/commerce.ts';
 
 /** A buyer or seller, as the signed-in account acting. */
 export interface Party {
@@ -45,7 +46,7 @@ export class OrderPlacement {
   constructor(private readonly deps: OrderPlacementDeps) {}
 
   /** Buys a listed car at its asking price. */
-  async place(buyer: Party, input: { carId: number; amount: number; plan: EscrowPlanId }, claim?: IdempotencyClaim): Promise<OrderWithEvents> {
+  async place(buyer: Party, input: Required<PlaceOrder>, claim?: IdempotencyClaim): Promise<OrderWithEvents> {
     return this.deps.idempotency.once(claim, (key) =>
       this.deps.announcements.transaction(async (tx, changes) => {
         await key.take(tx);

@@ -1,11 +1,27 @@
-import type { AdminOverview, AdminTicket, AdminUser, AuditEntry, CarDetail, FlaggedBid, LedgerEntry, LedgerTotals, Order, OrderWithEvents } from '@common/api-types.ts';
-import type { AuditAction, AuditTargetType, TicketStatus, UserRole } from '@common/back-office.ts';
+import type {
+  AdminOverview,
+  AdminTicket,
+  AdminTickets,
+  AdminUser,
+  AdminUsers,
+  AuditEntry,
+  AuditPage,
+  AuditQuery,
+  Disputes,
+  FlaggedBid,
+  FlaggedBids,
+  Ledger,
+  LedgerQuery,
+} from '@common/schemas/admin.ts';
+import type { TicketStatus, UserRole } from '@common/back-office.ts';
+import type { CarDetail } from '@common/schemas/cars.ts';
 import type { OperatorAction } from '@common/order-lifecycle.ts';
+import type { Order, OrderWithEvents } from '@common/schemas/orders.ts';
 import { api, type Download } from '../../../lib/api-client.ts';
 
 /** Calls of the contract's "Operator back office" (`/api/admin/*`). Every failure rejects with `ApiError`. */
 
-export type { AdminOverview, AdminTicket, AdminUser, AuditEntry, FlaggedBid, LedgerEntry, LedgerTotals };
+export type { AdminOverview, AdminTicket, AdminUser, AuditEntry, FlaggedBid, LedgerEntry, LedgerKind, LedgerTotals } from '@common/schemas/admin.ts';
 export type DisputedOrder = OrderWithEvents;
 
 export function getOverview(signal?: AbortSignal): Promise<AdminOverview> {
@@ -14,7 +30,7 @@ export function getOverview(signal?: AbortSignal): Promise<AdminOverview> {
 
 /** Open disputes, oldest first, each with its timeline. */
 export async function getDisputes(signal?: AbortSignal): Promise<DisputedOrder[]> {
-  return (await api.get<{ orders: DisputedOrder[] }>('/api/admin/disputes', { signal })).orders;
+  return (await api.get<Disputes>('/api/admin/disputes', { signal })).orders;
 }
 
 export function resolveDispute(orderId: number, body: { outcome: OperatorAction; reason: string }): Promise<Order> {
@@ -22,13 +38,10 @@ export function resolveDispute(orderId: number, body: { outcome: OperatorAction;
 }
 
 /** `from` and `to`: ISO instants, either left out. */
-export interface LedgerRange {
-  from?: string;
-  to?: string;
-}
+export type LedgerRange = LedgerQuery;
 
-export function getLedger(range: LedgerRange, signal?: AbortSignal): Promise<{ entries: LedgerEntry[]; totals: LedgerTotals }> {
-  return api.get<{ entries: LedgerEntry[]; totals: LedgerTotals }>('/api/admin/ledger', { query: { ...range }, signal });
+export function getLedger(range: LedgerRange, signal?: AbortSignal): Promise<Ledger> {
+  return api.get<Ledger>('/api/admin/ledger', { query: { ...range }, signal });
 }
 
 /** The ledger as CSV, fetched with the session's token (a plain link would go without it). */
@@ -37,7 +50,7 @@ export function downloadLedgerCsv(range: LedgerRange): Promise<Download> {
 }
 
 export async function searchUsers(search: string, signal?: AbortSignal): Promise<AdminUser[]> {
-  return (await api.get<{ users: AdminUser[] }>('/api/admin/users', { query: { search }, signal })).users;
+  return (await api.get<AdminUsers>('/api/admin/users', { query: { search }, signal })).users;
 }
 
 export type UserAction = 'suspend' | 'unsuspend' | 'verify-seller';
@@ -62,7 +75,7 @@ export function actOnListing(carId: number, action: ListingAction, reason: strin
 }
 
 export async function getTickets(status: TicketStatus | undefined, signal?: AbortSignal): Promise<AdminTicket[]> {
-  return (await api.get<{ tickets: AdminTicket[] }>('/api/admin/tickets', { query: { status }, signal })).tickets;
+  return (await api.get<AdminTickets>('/api/admin/tickets', { query: { status }, signal })).tickets;
 }
 
 export function replyToTicket(ticketId: number, message: string): Promise<unknown> {
@@ -70,19 +83,15 @@ export function replyToTicket(ticketId: number, message: string): Promise<unknow
 }
 
 export async function getFlaggedBids(signal?: AbortSignal): Promise<FlaggedBid[]> {
-  return (await api.get<{ bids: FlaggedBid[] }>('/api/admin/flagged-bids', { signal })).bids;
+  return (await api.get<FlaggedBids>('/api/admin/flagged-bids', { signal })).bids;
 }
 
-export interface AuditFilters {
-  actor?: string;
-  action?: AuditAction;
-  targetType?: AuditTargetType;
-  targetId?: number;
-}
+/** What the audit log can be filtered by (its paging, `before` and `limit`, comes apart). */
+export type AuditFilters = Omit<AuditQuery, 'before' | 'limit'>;
 
 /** One page of the audit log, newest first; `before`: the last id of the page before. */
-export async function getAudit(filters: AuditFilters, page: { before?: number; limit: number }, signal?: AbortSignal): Promise<AuditEntry[]> {
-  return (await api.get<{ entries: AuditEntry[] }>('/api/admin/audit', { query: { ...filters, ...page }, signal })).entries;
+export async function getAudit(filters: AuditFilters, page: Pick<AuditQuery, 'before' | 'limit'>, signal?: AbortSignal): Promise<AuditEntry[]> {
+  return (await api.get<AuditPage>('/api/admin/audit', { query: { ...filters, ...page }, signal })).entries;
 }
 
 /** `GET /api/users/profile`: the signed-in user as the server has it now (role, two-factor). */

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { LedgerKind } from '@common/api-types.ts';
+import type { LedgerKind } from '@common/schemas/admin.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { TextField } from '../../../components/ui/form-field.tsx';

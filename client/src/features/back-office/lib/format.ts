@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@common/api-types.ts';
+import type { AuditEntry } from '@common/schemas/admin.ts';
 import type { AuditAction, AuditTargetType, UserRole } from '@common/back-office.ts';
 import { parseId } from '@common/ids.ts';
 

@@ -1,9 +1,19 @@
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
 import { api } from '../../../lib/api-client.ts';
-import { type AuctionResult, type Bid, type CarDetail, type ChatMessage, type ChatMessageType, type Order, type OrderWithEvents, type PlacedBid, type UserBid } from '@common/api-types.ts';
+import type { AuctionResult, BidPlaced, CarStatusEvent } from '@common/socket-events.ts';
+import type { CarBids, PlacedBid, RecordedBid, UserBids } from '@common/schemas/bids.ts';
+import type { CarDetail, Valuation } from '@common/schemas/cars.ts';
+import type { ChatMessage, ChatPage } from '@common/schemas/chat.ts';
+import type { ChatMessageType } from '@common/enums.ts';
+import type { OrderWithEvents, Order, Orders } from '@common/schemas/orders.ts';
 import { CAR_STATUSES, type CarStatus } from '@common/car-lifecycle.ts';
 
-export type { AuctionResult, Bid, CarDetail, ChatMessage, ChatMessageType, Order, OrderWithEvents, PlacedBid, Review } from '@common/api-types.ts';
+export type { AuctionResult, BidPlaced } from '@common/socket-events.ts';
+export type { PlacedBid, RecordedBid } from '@common/schemas/bids.ts';
+export type { CarDetail, Review, Valuation } from '@common/schemas/cars.ts';
+export type { ChatMessage } from '@common/schemas/chat.ts';
+export type { ChatMessageType } from '@common/enums.ts';
+export type { Order, OrderWithEvents } from '@common/schemas/orders.ts';
 export type { CarStatus } from '@common/car-lifecycle.ts';
 
 export { CHAT_MESSAGE_MAX_LENGTH, CHAT_PAGE_MAX } from '@common/schemas/commerce.ts';
@@ -15,18 +25,6 @@ export const carDetailPath = (carId: number) => `/api/cars/${carId}`;
 
 export function getCarDetail(carId: number, signal?: AbortSignal): Promise<CarDetail> {
   return api.get<CarDetail>(carDetailPath(carId), { signal });
-}
-
-/** `GET /api/cars/:id/valuation`: how the market value was estimated. */
-export interface Valuation {
-  estimate: number | null;
-  low: number | null;
-  high: number | null;
-  basis: 'comparables' | 'reference' | null;
-  marketValue: number | null;
-  /** A sale's `soldAt`: the date of its result on `/results`. */
-  comparables: { carId: number; year: number; mileage: number; price: number; source: 'listing' | 'sale'; adjustedPrice: number; soldAt?: string | null }[];
-  computedAt: string;
 }
 
 /** `GET /api/cars/:id/valuation`, as a server-drawn car page keys its answer. */
@@ -41,7 +39,7 @@ export async function getChatMessages(
   carId: number,
   options: { after?: number; limit?: number; signal?: AbortSignal } = {},
 ): Promise<ChatMessage[]> {
-  const data = await api.get<{ messages: ChatMessage[] }>(`/api/chat/car/${carId}`, {
+  const data = await api.get<ChatPage>(`/api/chat/car/${carId}`, {
     query: { after: options.after, limit: options.limit },
     signal: options.signal,
   });
@@ -53,8 +51,8 @@ export function postChatMessage(carId: number, message: string, type: 'message' 
 }
 
 /** Newest first. */
-export async function getBids(carId: number, signal?: AbortSignal): Promise<Bid[]> {
-  const data = await api.get<{ bids: Bid[] }>(`/api/bids/car/${carId}`, { signal });
+export async function getBids(carId: number, signal?: AbortSignal): Promise<RecordedBid[]> {
+  const data = await api.get<CarBids>(`/api/bids/car/${carId}`, { signal });
   return data.bids;
 }
 
@@ -68,7 +66,7 @@ export function placeBid(carId: number, amount: number, idempotencyKey: string, 
 
 /** The signed-in user's maximum for the car (on their latest bid for it), or null without one. */
 export async function getMyMaximum(carId: number, signal?: AbortSignal): Promise<number | null> {
-  const data = await api.get<{ bids: UserBid[] }>('/api/bids/user', { signal });
+  const data = await api.get<UserBids>('/api/bids/user', { signal });
   const latest = data.bids.find((b) => b.carId === carId);
   return typeof latest?.maxAmount === 'number' ? latest.maxAmount : null;
 }
@@ -83,7 +81,7 @@ export function acceptHighestBid(carId: number, bidId: number, idempotencyKey: s
 
 /** The signed-in user's orders, as buyer or seller (the car page picks those for its car). */
 export async function getMyOrders(signal?: AbortSignal): Promise<Order[]> {
-  const data = await api.get<{ orders: Order[] }>('/api/orders', { signal });
+  const data = await api.get<Orders>('/api/orders', { signal });
   return data.orders;
 }
 
@@ -109,7 +107,7 @@ export function toChatMessage(raw: unknown): ChatMessage | null {
   };
 }
 
-export function toBid(raw: unknown): Bid | null {
+export function toBid(raw: unknown): RecordedBid | null {
   if (!isObject(raw) || !isInt(raw.id) || !isInt(raw.carId) || !isInt(raw.amount) || !isString(raw.timestamp)) return null;
   return {
     id: raw.id,
@@ -123,17 +121,15 @@ export function toBid(raw: unknown): Bid | null {
 }
 
 /** `bid:placed`: `{carId, bid, currentBids, highestBid, endsAt}` (`endsAt`: the auction's end after the bid, else null). */
-export function toBidPlaced(
-  raw: unknown,
-): { carId: number; bid: Bid; currentBids: number; highestBid: number | null; endsAt: string | null; reserveMet: boolean | null } | null {
-  if (!isObject(raw) || !isInt(raw.carId) || !isInt(raw.currentBids)) return null;
+export function toBidPlaced(raw: unknown): BidPlaced | null {
+  if (!isObject(raw) || !isInt(raw.carId) || !isInt(raw.currentBids) || !isInt(raw.highestBid)) return null;
   const bid = toBid(raw.bid);
   if (!bid) return null;
   return {
     carId: raw.carId,
     bid,
     currentBids: raw.currentBids,
-    highestBid: isInt(raw.highestBid) ? raw.highestBid : null,
+    highestBid: raw.highestBid,
     endsAt: isString(raw.endsAt) && !Number.isNaN(Date.parse(raw.endsAt)) ? raw.endsAt : null,
     reserveMet: typeof raw.reserveMet === 'boolean' ? raw.reserveMet : null,
   };
@@ -154,7 +150,7 @@ export function toAuctionEnded(raw: unknown): AuctionResult | null {
 }
 
 /** `car:status`: `{carId, status}` when a car becomes pending, sold or active again. */
-export function toCarStatus(raw: unknown): { carId: number; status: CarStatus } | null {
+export function toCarStatus(raw: unknown): CarStatusEvent | null {
   if (!isObject(raw) || !isInt(raw.carId) || !isString(raw.status)) return null;
   const status = raw.status;
   return (CAR_STATUSES as readonly string[]).includes(status) ? { carId: raw.carId, status: status as CarStatus } : null;

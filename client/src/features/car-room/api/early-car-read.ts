@@ -1,4 +1,4 @@
-import type { CarDetail } from '@common/api-types.ts';
+import type { CarDetail } from '@common/schemas/cars.ts';
 import { api } from '../../../lib/api-client.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { useId, useState, type KeyboardEvent } from 'react';
-import type { CarPhoto } from '@common/api-types.ts';
+import type { CarPhoto } from '@common/schemas/cars.ts';
 import { viewNameOf } from '../lib/format.ts';
 import { ChevronLeftIcon, ChevronRightIcon } from './room-icons.tsx';
 import '../../cars/index.ts';

@@ -10,14 +10,8 @@ import { getValuation, valuationPath, type CarDetail, type Valuation } from '../
 /** Recent sales named under the estimate, newest first; the rest are counted. */
 const SALES_SHOWN = 3;
 
-
-interface SaleUsed {
-  carId: number;
-  year: number;
-  price: number;
-  soldAt: string;
-}
-
+type Comparable = Valuation['comparables'][number];
+type SaleUsed = Pick<Comparable, 'carId' | 'year' | 'price'> & { soldAt: string };
 
 /** The sales among the comparables, newest first. */
 export function salesUsed(valuation: Valuation): SaleUsed[] {

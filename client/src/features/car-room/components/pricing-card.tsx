@@ -8,7 +8,7 @@ import { orderStatusLabel } from '../../../lib/order-status.ts';
 import { formatRelativeTime } from '../../../lib/relative-time.ts';
 import { serverNow } from '../../../lib/server-clock.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import type { Bid, CarDetail, Order } from '../api/car-room-api.ts';
+import type { RecordedBid, CarDetail, Order } from '../api/car-room-api.ts';
 import { WatchButton } from '../../../components/watch-button.tsx';
 import { BuyWithEscrow } from '../../escrow/index.ts';
 import { CarOfferEntry } from '../../offers/index.ts';
@@ -48,7 +48,7 @@ export function PricingCard({
   minimum: number | null;
   /** The largest bid allowed (auctions), else null. */
   maximum: number | null;
-  bids: Bid[];
+  bids: RecordedBid[];
   /** The signed-in user's order for this car, if any. */
   myOrder: Order | null;
   userId: number | null;
@@ -201,7 +201,7 @@ function Stat(props: Omit<ComponentProps<typeof Fact>, 'className'>) {
   return <Fact className="split-row pricing-stats__item" {...props} />;
 }
 
-function RecentBids({ bids, leadLabel }: { bids: Bid[]; leadLabel: string }) {
+function RecentBids({ bids, leadLabel }: { bids: RecordedBid[]; leadLabel: string }) {
   const titleId = useId();
   // Bid times are the server's: age them on its clock, not on a device clock that may be off.
   const now = serverNow(useNow());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Bid, CarDetail, ChatMessage, Order } from '../api/car-room-api.ts';
-import type { AuctionDetail } from '@common/api-types.ts';
+import type { RecordedBid, CarDetail, ChatMessage, Order } from '../api/car-room-api.ts';
+import type { AuctionDetail } from '@common/schemas/cars.ts';
 import { sampleOrder } from '../../../lib/order-fixture.ts';
 import {
   applyAuctionEnded,
@@ -67,13 +67,14 @@ const message = (id: number, overrides: Partial<ChatMessage> = {}): ChatMessage 
   ...overrides,
 });
 
-const bid = (id: number, amount: number): Bid => ({
+const bid = (id: number, amount: number): RecordedBid => ({
   id,
   carId: CAR,
   userId: 2,
   userName: 'Bob',
   amount,
   timestamp: new Date(Date.UTC(2025, 0, 1, 12, 0, id)).toISOString(),
+  auto: false,
 });
 
 describe('mergeById', () => {

@@ -3,7 +3,7 @@ import { minimumBid } from '@common/bid-rules.ts';
 import { isExtension, laterEnd } from '../../../lib/countdown.ts';
 import { isFinalOrderStatus } from '../../../lib/order-progress.ts';
 import { mergeOrderList } from '../../../lib/order-merge.ts';
-import type { AuctionResult, Bid, CarDetail, CarStatus, ChatMessage, Order } from '../api/car-room-api.ts';
+import type { AuctionResult, BidPlaced, RecordedBid, CarDetail, CarStatus, ChatMessage, Order } from '../api/car-room-api.ts';
 
 /**
  * Pure state transitions of one car room. REST snapshots and pushed events are both merged by
@@ -26,7 +26,7 @@ export interface CarRoom {
   messagesLoaded: boolean;
   messagesError: string | null;
   /** Newest first, unique by id. */
-  bids: Bid[];
+  bids: RecordedBid[];
   bidsLoaded: boolean;
   currentBids: number;
   highestBid: number | null;
@@ -81,7 +81,7 @@ export function compareMessages(a: ChatMessage, b: ChatMessage): number {
 }
 
 /** Newest bid first. */
-export function compareBidsNewestFirst(a: Bid, b: Bid): number {
+export function compareBidsNewestFirst(a: RecordedBid, b: RecordedBid): number {
   return b.id - a.id;
 }
 
@@ -198,7 +198,7 @@ export function applyMessagesError(room: CarRoom, message: string): CarRoom {
 }
 
 /** Bids from `GET /api/bids/car/:id` (or one just placed): the list merges, counters take the max. */
-export function applyBids(room: CarRoom, bids: readonly Bid[], fromSnapshot = false): CarRoom {
+export function applyBids(room: CarRoom, bids: readonly RecordedBid[], fromSnapshot = false): CarRoom {
   const mine = bids.filter((b) => b.carId === room.carId);
   const merged = mergeById(room.bids, mine, compareBidsNewestFirst);
   const highest = mine.reduce<number | null>((max, b) => maxOrNull(max, b.amount), null);
@@ -215,7 +215,7 @@ export function applyBids(room: CarRoom, bids: readonly Bid[], fromSnapshot = fa
  */
 export function applyBidPlaced(
   room: CarRoom,
-  event: { carId: number; bid: Bid; currentBids: number; highestBid: number | null; endsAt?: string | null; reserveMet?: boolean | null },
+  event: Pick<BidPlaced, 'carId' | 'bid' | 'currentBids' | 'highestBid'> & Partial<Pick<BidPlaced, 'endsAt' | 'reserveMet'>>,
   now: number = Date.now(),
 ): CarRoom {
   if (event.carId !== room.carId) return room;

@@ -142,7 +142,7 @@ function listen(): void {
 }
 
 async function join(carId: number): Promise<void> {
-  const ack = await emitWithAck<{ carId: number; viewers: number }>('car:join', { carId });
+  const ack = await emitWithAck('car:join', { carId });
   if (ack.ok) updateRoom(carId, (r) => applyViewers(r, ack.data.viewers));
 }
 

@@ -1,14 +1,9 @@
 import { api } from '../../../lib/api-client.ts';
 import { apiPath } from '../../../lib/page-data.tsx';
 import { toApiQuery, type ListingQuery } from '../lib/listing-query.ts';
-import type { AuctionSummary, CarDetail, CarListItem, Pagination } from '@common/api-types.ts';
+import type { CarDetail, CarsPage } from '@common/schemas/cars.ts';
 
-export type { CarListItem, Pagination } from '@common/api-types.ts';
-
-export interface CarsPage {
-  cars: CarListItem[];
-  pagination: Pagination;
-}
+export type { CarListItem, CarsPage, Pagination } from '@common/schemas/cars.ts';
 
 /** The request `getCars` makes, as a server-rendered page keys its answer. */
 export const carsPagePath = (query: ListingQuery) => apiPath('/api/cars', toApiQuery(query));
@@ -17,13 +12,8 @@ export function getCars(query: ListingQuery, signal?: AbortSignal): Promise<Cars
   return api.get<CarsPage>('/api/cars', { query: toApiQuery(query), signal });
 }
 
-/** What a listing card needs from a car's detail that its listing row lacks. */
-export interface CarAuctionRead {
-  highestBid: number | null;
-  auction: AuctionSummary | null;
-  /** The server's clock when it answered. */
-  serverTime: string;
-}
+/** What a listing card needs from a car's detail that its listing row lacks (`serverTime`: the server's clock when it answered). */
+export type CarAuctionRead = Pick<CarDetail, 'highestBid' | 'auction' | 'serverTime'>;
 
 /** `GET /api/cars/:id`, keeping only the current bid, the auction and the server's time. */
 export async function getCarAuction(carId: number, signal?: AbortSignal): Promise<CarAuctionRead> {

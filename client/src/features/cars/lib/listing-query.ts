@@ -1,3 +1,4 @@
+import type { ListingQuery as ApiListingQuery } from '@common/schemas/listing.ts';
 import type { Query } from '../../../lib/api-client.ts';
 import {
   DEFAULT_LISTING_FILTER,
@@ -36,12 +37,7 @@ export const SORT_OPTIONS: ReadonlyArray<{ value: ListingSort; label: string }> 
 ];
 
 /** The filter panel's criteria (make, model, body style, year and price ranges) are optional fields: unset means any. */
-export interface ListingQuery extends FilterCriteria {
-  search: string;
-  filter: ListingFilter;
-  sort: ListingSort;
-  page: number;
-}
+export type ListingQuery = FilterCriteria & Required<Pick<ApiListingQuery, 'search' | 'filter' | 'sort' | 'page'>>;
 
 /** The query without the filter panel's criteria. */
 function withoutFilters(query: ListingQuery): ListingQuery {

@@ -1,27 +1,20 @@
-import type { Bid, CarDetail, CarListItem, OrderWithEvents } from '@common/api-types.ts';
-import type { CarStatus } from '@common/car-lifecycle.ts';
+import type { CarBids } from '@common/schemas/bids.ts';
+import type { CarDetail, OwnListing, OwnListings } from '@common/schemas/cars.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { api } from '../../../lib/api-client.ts';
 
 /** `GET /api/users/me/listings`: the seller's cars in every status, newest first. */
-export type MyListing = CarListItem & {
-  status: CarStatus;
-  highestBid: number | null;
-  /** The order holding the buyer's payment, else the newest unpaid one. */
-  openOrderId: number | null;
-  /** People watching the car. */
-  watchers: number;
-  /** The auction's runner-up the seller may offer the car to now (the winner's order was cancelled), else null. */
-  secondChance?: { buyerName: string; amount: number } | null;
-};
+export type MyListing = OwnListing;
 
-export type { Bid, OrderWithEvents } from '@common/api-types.ts';
+export type { RecordedBid } from '@common/schemas/bids.ts';
+export type { OrderWithEvents } from '@common/schemas/orders.ts';
 
 export const getMyListings = (signal?: AbortSignal) =>
-  api.get<{ listings: MyListing[] }>('/api/users/me/listings', { signal }).then((d) => d.listings);
+  api.get<OwnListings>('/api/users/me/listings', { signal }).then((d) => d.listings);
 
 /** Newest first; accepted bids only ever rise, so the first is the highest. */
 export const getCarBids = (carId: number, signal?: AbortSignal) =>
-  api.get<{ bids: Bid[] }>(`/api/bids/car/${carId}`, { signal }).then((d) => d.bids);
+  api.get<CarBids>(`/api/bids/car/${carId}`, { signal }).then((d) => d.bids);
 
 /** Creates the escrow order for the highest bidder. One key per confirmation: a retry cannot order twice. */
 export const acceptBid = (carId: number, bidId: number, idempotencyKey: string) =>

@@ -11,7 +11,7 @@ import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { newIdempotencyKey } from '../../../lib/idempotency-key.ts';
 import { formatDateTime } from '../../../lib/relative-time.ts';
 import { useResource } from '../../../lib/use-resource.ts';
-import { acceptBid, getCarBids, type Bid, type MyListing, type OrderWithEvents } from '../api/my-listings.ts';
+import { acceptBid, getCarBids, type RecordedBid, type MyListing, type OrderWithEvents } from '../api/my-listings.ts';
 import { carName } from '../lib/dashboard-format.ts';
 import { orderPath } from '@common/paths.ts';
 
@@ -54,7 +54,7 @@ function AcceptBidBody({
   const [error, setError] = useState<string | null>(null);
   const [order, setOrder] = useState<OrderWithEvents | null>(null);
 
-  async function accept(bid: Bid) {
+  async function accept(bid: RecordedBid) {
     setSubmitting(true);
     setError(null);
     try {

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { carPath } from '@common/paths.ts';
 import { CarIcon } from '../../../components/ui/icons.tsx';
 import { carName } from '../lib/dashboard-format.ts';
+import type { Discussion } from '../api/dashboard.ts';
 
 /** What a dashboard tab shows when it has nothing yet, and where to start (`link`, after the text). */
 export function EmptyPanel({ icon, title, link, children }: { icon: ReactNode; title: string; link?: { to: string; label: string }; children: ReactNode }) {
@@ -25,13 +26,8 @@ export function EmptyPanel({ icon, title, link, children }: { icon: ReactNode; t
   );
 }
 
-interface RowCar {
-  id: number;
-  year: number;
-  make: string;
-  model: string;
-  primaryImage: string | null;
-}
+/** The car as orders, offers and discussions name it. */
+type RowCar = Discussion['car'];
 
 /**
  * A dashboard row about one car: its picture, its name linking to its page, then `children`

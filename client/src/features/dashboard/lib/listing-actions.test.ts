@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuctionSummary } from '@common/api-types.ts';
+import type { AuctionSummary } from '@common/schemas/cars.ts';
 import { canAcceptBid, listingAuctionOutcome } from './listing-actions.ts';
 
 const auction = (over: Partial<AuctionSummary> = {}): AuctionSummary => ({

@@ -1,4 +1,4 @@
-import type { AuctionSummary } from '@common/api-types.ts';
+import type { AuctionSummary } from '@common/schemas/cars.ts';
 import type { CarStatus } from '@common/car-lifecycle.ts';
 
 /**

@@ -1,4 +1,5 @@
 import { PROFILE_LIMITS, ProfileChangesSchema, type ProfileChanges } from '@common/schemas/auth.ts';
+import type { PublicUser } from '@common/schemas/users.ts';
 import { issuesByField } from '@common/validation.ts';
 import { detailsByField } from '../../../lib/field-errors.ts';
 
@@ -18,13 +19,7 @@ export type ProfileErrors = Partial<Record<ProfileField, string>>;
 export type { ProfileChanges };
 export { PROFILE_LIMITS };
 
-interface EditableUser {
-  name: string;
-  avatar: string | null;
-  bio: string | null;
-  phone: string | null;
-  location: string | null;
-}
+type EditableUser = Pick<PublicUser, 'name' | 'avatar' | 'bio' | 'phone' | 'location'>;
 
 export function profileFormValues(user: EditableUser): ProfileFormValues {
   return {

@@ -1,9 +1,9 @@
-import type { EscrowPlanId } from '@common/escrow-plans.ts';
-import type { Order } from '@common/api-types.ts';
+import type { PlaceOrder } from '@common/schemas/commerce.ts';
+import type { Order } from '@common/schemas/orders.ts';
 import { api } from '../../../lib/api-client.ts';
 
-export type { Order } from '@common/api-types.ts';
+export type { Order } from '@common/schemas/orders.ts';
 
-export function placeOrder(body: { carId: number; amount: number; plan: EscrowPlanId }): Promise<Order> {
+export function placeOrder(body: PlaceOrder): Promise<Order> {
   return api.post<Order>('/api/orders', body);
 }

@@ -1,32 +1,35 @@
 import { api } from '../../../lib/api-client.ts';
 import { apiPath } from '../../../lib/page-data.tsx';
-import type { Pagination, PricePoint, SavedSearch, SoldResult } from '@common/api-types.ts';
 import type { SavedSearchAlerts } from '@common/market-data.ts';
-import type { SavedSearchQuery } from '@common/schemas/discovery.ts';
+import type {
+  NewSavedSearch,
+  PriceHistory,
+  ResultsPage,
+  SavedSearch,
+  SavedSearchDeleted,
+  SavedSearches,
+  Unsubscribed,
+} from '@common/schemas/discovery.ts';
 
 /** Saved searches, their unsubscribe link, price history and sold results (contract §"Discovery and market data"). */
 
-export interface NewSavedSearch {
-  name: string;
-  query: SavedSearchQuery;
-  alerts: SavedSearchAlerts;
-}
+export type { NewSavedSearch } from '@common/schemas/discovery.ts';
 
 export const createSavedSearch = (body: NewSavedSearch) => api.post<SavedSearch>('/api/saved-searches', body);
 
 export const getSavedSearches = async (signal?: AbortSignal) =>
-  (await api.get<{ searches: SavedSearch[] }>('/api/saved-searches', { signal })).searches;
+  (await api.get<SavedSearches>('/api/saved-searches', { signal })).searches;
 
 export const setSearchAlerts = (id: number, alerts: SavedSearchAlerts) => api.patch<SavedSearch>(`/api/saved-searches/${id}`, { alerts });
 
-export const deleteSavedSearch = (id: number) => api.delete<{ id: number; deleted: boolean }>(`/api/saved-searches/${id}`);
+export const deleteSavedSearch = (id: number) => api.delete<SavedSearchDeleted>(`/api/saved-searches/${id}`);
 
-export const unsubscribeAlerts = (token: string) => api.post<{ name: string }>('/api/saved-searches/unsubscribe', { token });
+export const unsubscribeAlerts = (token: string) => api.post<Unsubscribed>('/api/saved-searches/unsubscribe', { token });
 
 /** `GET /api/cars/:id/price-history`, also the key of a server-rendered car page's answer. */
 export const priceHistoryPath = (carId: number) => `/api/cars/${carId}/price-history`;
 
-export const getPriceHistory = (carId: number, signal?: AbortSignal) => api.get<{ points: PricePoint[] }>(priceHistoryPath(carId), { signal });
+export const getPriceHistory = (carId: number, signal?: AbortSignal) => api.get<PriceHistory>(priceHistoryPath(carId), { signal });
 
 export interface ResultsQuery {
   make: string;
@@ -55,10 +58,10 @@ const resultsApiQuery = (query: ResultsQuery) =>
 export const resultsPagePath = (query: ResultsQuery) => apiPath('/api/results', resultsApiQuery(query));
 
 export const getResults = (query: ResultsQuery, signal?: AbortSignal) =>
-  api.get<{ results: SoldResult[]; pagination: Pagination }>('/api/results', { query: resultsApiQuery(query), signal });
+  api.get<ResultsPage>('/api/results', { query: resultsApiQuery(query), signal });
 
 /** A car's sale, if it sold here (its result on `/results`). */
 export const saleOfPath = (carId: number) => apiPath('/api/results', saleOfQuery(carId));
 
 export const getSaleOf = (carId: number, signal?: AbortSignal) =>
-  api.get<{ results: SoldResult[]; pagination: Pagination }>('/api/results', { query: saleOfQuery(carId), signal });
+  api.get<ResultsPage>('/api/results', { query: saleOfQuery(carId), signal });

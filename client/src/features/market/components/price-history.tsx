@@ -1,5 +1,5 @@
 import { formatUsd } from '@common/pricing.ts';
-import type { PricePoint } from '@common/api-types.ts';
+import type { PricePoint } from '@common/schemas/discovery.ts';
 import { useResource } from '../../../lib/use-resource.ts';
 import { Link } from 'react-router-dom';
 import { SALE_ROUTE_LABELS } from '@common/market-data.ts';

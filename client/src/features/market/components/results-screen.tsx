@@ -5,7 +5,7 @@ import { LISTING_LIMITS } from '@common/listing.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { PAGE_TITLES } from '@common/page-titles.ts';
 import { PAGES, carPath } from '@common/paths.ts';
-import type { SoldResult } from '@common/api-types.ts';
+import type { SoldResult } from '@common/schemas/discovery.ts';
 import { TextField } from '../../../components/ui/form-field.tsx';
 import { Loaded } from '../../../components/ui/load-state.tsx';
 import { PageHero } from '../../../components/ui/page-hero.tsx';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { SAVED_SEARCH_LIMIT, type SavedSearchAlerts } from '@common/market-data.ts';
-import type { SavedSearch } from '@common/api-types.ts';
+import type { SavedSearch } from '@common/schemas/discovery.ts';
 import { SelectOptions } from '../../../components/ui/form-field.tsx';
 import { Loaded } from '../../../components/ui/load-state.tsx';
 import { ModalDialog } from '../../../components/ui/modal-dialog.tsx';

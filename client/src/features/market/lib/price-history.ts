@@ -1,5 +1,5 @@
 import { formatUsd } from '@common/pricing.ts';
-import type { PricePoint } from '@common/api-types.ts';
+import type { PricePoint } from '@common/schemas/discovery.ts';
 import { formatDate } from '../../../lib/relative-time.ts';
 
 /**

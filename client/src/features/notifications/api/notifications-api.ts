@@ -2,13 +2,8 @@ import { api } from '../../../lib/api-client.ts';
 
 export type { NotificationType } from '@common/enums.ts';
 /** Contract §Notifications. */
-export type { Notification as AppNotification } from '@common/api-types.ts';
-import type { Notification as AppNotification } from '@common/api-types.ts';
-
-export interface NotificationsSnapshot {
-  notifications: AppNotification[];
-  unreadCount: number;
-}
+export type { Notification as AppNotification, NotificationsSnapshot } from '@common/schemas/notifications.ts';
+import type { Notification as AppNotification, NotificationsSnapshot, ReadAll } from '@common/schemas/notifications.ts';
 
 /** Newest first, with the number still unread. */
 export function getNotifications(signal?: AbortSignal): Promise<NotificationsSnapshot> {
@@ -19,6 +14,6 @@ export function markNotificationRead(id: number): Promise<AppNotification> {
   return api.put<AppNotification>(`/api/notifications/${id}/read`);
 }
 
-export function markAllNotificationsRead(): Promise<{ updated: number }> {
-  return api.put<{ updated: number }>('/api/notifications/read-all');
+export function markAllNotificationsRead(): Promise<ReadAll> {
+  return api.put<ReadAll>('/api/notifications/read-all');
 }

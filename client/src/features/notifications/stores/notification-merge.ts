@@ -5,10 +5,8 @@ import type { AppNotification, NotificationsSnapshot } from '../api/notification
  * `notification:new` events are merged by id; the count stays consistent with both.
  */
 
-export interface NotificationList {
-  notifications: AppNotification[];
-  unreadCount: number;
-}
+/** The list and its unread count, as `GET /api/notifications` answers them. */
+export type NotificationList = NotificationsSnapshot;
 
 const newestFirst = (a: AppNotification, b: AppNotification) => b.id - a.id;
 const clampCount = (n: number) => Math.max(0, Math.floor(n));

@@ -1,13 +1,17 @@
-import type { CarDetail, Offer, Order } from '@common/api-types.ts';
+import type { CarDetail } from '@common/schemas/cars.ts';
+import type { MakeOffer, OfferMoveBodies } from '@common/schemas/commerce.ts';
+import type { Offer, Offers } from '@common/schemas/offers.ts';
+import type { Order } from '@common/schemas/orders.ts';
 import { askingPriceForOffers, isOfferStatus, type OfferPartyMove } from '@common/offer-lifecycle.ts';
 import { api } from '../../../lib/api-client.ts';
 
-export type { Offer, OfferHistoryEntry } from '@common/api-types.ts';
+export type { Offer, OfferHistoryEntry } from '@common/schemas/offers.ts';
+export type { OfferMoveBodies } from '@common/schemas/commerce.ts';
 
 const writeHeaders = (idempotencyKey: string) => ({ headers: { 'Idempotency-Key': idempotencyKey } });
 
 /** The signed-in user's offers, as buyer and as seller, newest first. */
-export const getOffers = (signal?: AbortSignal) => api.get<{ offers: Offer[] }>('/api/offers', { signal }).then((d) => d.offers);
+export const getOffers = (signal?: AbortSignal) => api.get<Offers>('/api/offers', { signal }).then((d) => d.offers);
 
 /** One offer; 404 for anyone but its two parties. */
 export const getOffer = (offerId: number, signal?: AbortSignal) => api.get<Offer>(`/api/offers/${offerId}`, { signal });
@@ -23,16 +27,8 @@ export const getAskingPrice = (offer: Pick<Offer, 'carId' | 'secondChance' | 'hi
     .then((car) => askingPriceForOffers({ price: car.price, auctionReservePrice: car.auction?.reservePrice ?? null }, offer));
 
 /** A buyer's opening offer on a car. */
-export const makeOffer = (carId: number, body: { amount: number; message?: string }, idempotencyKey: string) =>
+export const makeOffer = (carId: number, body: MakeOffer, idempotencyKey: string) =>
   api.post<Offer>(`/api/cars/${carId}/offers`, body, writeHeaders(idempotencyKey));
-
-/** Bodies of the moves (common/schemas/commerce.ts OFFER_MOVE_BODIES). */
-export interface OfferMoveBodies {
-  counter: { amount: number };
-  accept: Record<string, never>;
-  decline: Record<string, never>;
-  withdraw: Record<string, never>;
-}
 
 /** What each move answers: accepting opens the escrow order, the others return the offer. */
 export type OfferMoveResult<M extends OfferPartyMove> = M extends 'accept' ? Order : Offer;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { Order } from '@common/api-types.ts';
+import type { Order } from '@common/schemas/orders.ts';
 import { OFFER_EXPIRY_DAYS, type OfferParty, type OfferPartyMove } from '@common/offer-lifecycle.ts';
 import { orderPath } from '@common/paths.ts';
 import { formatUsd } from '@common/pricing.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Offer } from '@common/api-types.ts';
+import type { Offer } from '@common/schemas/offers.ts';
 import { askingPriceForOffers } from '@common/offer-lifecycle.ts';
 import {
   amountFromInput,

@@ -1,4 +1,4 @@
-import type { Offer } from '@common/api-types.ts';
+import type { Offer } from '@common/schemas/offers.ts';
 import {
   counterRange,
   offerMovesFor,

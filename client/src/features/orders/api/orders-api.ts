@@ -1,8 +1,9 @@
-import type { OrderWithEvents } from '@common/api-types.ts';
+import type { OrderActionBodies } from '@common/schemas/commerce.ts';
+import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { isOrderStatus, type PartyAction } from '@common/order-lifecycle.ts';
 import { api } from '../../../lib/api-client.ts';
 
-export type { Order, OrderEvent, OrderWithEvents, PaymentLeg } from '@common/api-types.ts';
+export type { Order, OrderEvent, OrderWithEvents, PaymentLeg } from '@common/schemas/orders.ts';
 
 /** One order with its history (oldest event first). 404 for anyone but its buyer and seller. */
 export function getOrder(orderId: number, signal?: AbortSignal): Promise<OrderWithEvents> {
@@ -10,17 +11,10 @@ export function getOrder(orderId: number, signal?: AbortSignal): Promise<OrderWi
 }
 
 /** Bodies of the lifecycle moves (contract §The escrow lifecycle). */
-export interface ActionBodies {
-  pay: { method?: 'wire' | 'card' };
-  ship: { carrier: string; trackingNumber: string };
-  'confirm-delivery': Record<string, never>;
-  accept: Record<string, never>;
-  dispute: { reason: string };
-  cancel: { reason?: string };
-}
+export type { OrderActionBodies as ActionBodies } from '@common/schemas/commerce.ts';
 
 /** Asks for a move; the answer is the order after it. `idempotencyKey` makes a retry count once. */
-export function postOrderAction<A extends PartyAction>(orderId: number, action: A, body: ActionBodies[A], idempotencyKey: string): Promise<OrderWithEvents> {
+export function postOrderAction<A extends PartyAction>(orderId: number, action: A, body: OrderActionBodies[A], idempotencyKey: string): Promise<OrderWithEvents> {
   return api.post<OrderWithEvents>(`/api/orders/${orderId}/${action}`, body, { headers: { 'Idempotency-Key': idempotencyKey } });
 }
 

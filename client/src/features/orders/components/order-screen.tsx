@@ -10,7 +10,7 @@ import { orderStatusLabel, orderStatusTone } from '../../../lib/order-status.ts'
 import { parseId } from '@common/ids.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import type { OrderWithEvents } from '../api/orders-api.ts';
-import { orderDeadline, type OrderDeadline } from '../lib/deadline.ts';
+import { orderDeadline, type RunningDeadline } from '../lib/deadline.ts';
 import { closeOrder, openOrder, syncOrder, useOrderStore, type OrderEntry } from '../stores/order-store.ts';
 import { OrderActions } from './order-actions.tsx';
 import { OrderRecords, OrderSummary } from './order-details.tsx';
@@ -121,7 +121,7 @@ function OrderView({ order, role }: { order: OrderWithEvents; role: OrderRole })
   );
 }
 
-const DEADLINE_WORDS: Record<OrderDeadline['kind'], { left: string; until: string; over: string }> = {
+const DEADLINE_WORDS: Record<RunningDeadline['kind'], { left: string; until: string; over: string }> = {
   payment: { left: 'Time left to pay', until: 'Pay by', over: 'The payment window has ended; the order is being cancelled.' },
   inspection: {
     left: 'Inspection time left',
@@ -131,7 +131,7 @@ const DEADLINE_WORDS: Record<OrderDeadline['kind'], { left: string; until: strin
 };
 
 /** A live countdown (on the server's clock) to the deadline the order runs against. */
-function DeadlineCountdown({ deadline }: { deadline: OrderDeadline }) {
+function DeadlineCountdown({ deadline }: { deadline: RunningDeadline }) {
   const words = DEADLINE_WORDS[deadline.kind];
   return (
     <Countdown

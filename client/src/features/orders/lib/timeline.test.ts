@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderEvent } from '@common/api-types.ts';
+import type { OrderEvent } from '@common/schemas/orders.ts';
 import type { OrderStatus } from '@common/order-lifecycle.ts';
 import { actorPhrase, buildTimeline } from './timeline.ts';
 

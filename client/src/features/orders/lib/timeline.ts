@@ -1,4 +1,4 @@
-import type { OrderEvent } from '@common/api-types.ts';
+import type { OrderEvent } from '@common/schemas/orders.ts';
 import { FINAL_ORDER_STATUSES, type OrderActor, type OrderStatus } from '@common/order-lifecycle.ts';
 import type { OrderRole } from '../../../lib/order-progress.ts';
 

@@ -1,13 +1,8 @@
-import type { CarDetail } from '@common/api-types.ts';
+import type { CarDetail, Gallery } from '@common/schemas/cars.ts';
 import { api, type UploadOptions } from '../../../lib/api-client.ts';
 import type { ListingEdit, NewListing } from '../lib/listing-form.ts';
 
-export type { CarDetail, CarPhoto } from '@common/api-types.ts';
-
-/** The gallery after a photo change, first photo first. */
-export interface Gallery {
-  images: string[];
-}
+export type { CarDetail, CarPhoto, Gallery } from '@common/schemas/cars.ts';
 
 export function getListing(carId: number, signal?: AbortSignal): Promise<CarDetail> {
   return api.get<CarDetail>(`/api/cars/${carId}`, { signal });

@@ -10,6 +10,7 @@ import {
   type CarCondition,
 } from '@common/listing.ts';
 import { ReservePrice, listingFields, type ListingEdit, type NewListing } from '@common/schemas/listing.ts';
+import type { AuctionDetail, CarDetail } from '@common/schemas/cars.ts';
 import { checkAgainst } from '@common/validation.ts';
 import { detailsByField } from '../../../lib/field-errors.ts';
 
@@ -273,20 +274,10 @@ function toAuction(values: ListingFormValues): NonNullable<NewListing['auction']
   return { endsAt: end ? end.toISOString() : '', ...(reserve !== null ? { reservePrice: reserve } : {}) };
 }
 
-interface EditableListing {
-  make: string;
-  model: string;
-  year: number;
-  bodyStyle: string;
-  condition: string;
-  price: number;
-  mileage: number;
-  location: string;
-  description: string;
-  features: string[];
-  /** Present (non-null) for an auction; the reserve only in the seller's own view. */
-  auction?: { endsAt: string; reservePrice?: number | null } | null;
-}
+/** A listing as its page reads it or as it was sent; `auction` is present (non-null) for an auction, its reserve only in the seller's own view. */
+type EditableListing = Pick<CarDetail, 'make' | 'model' | 'year' | 'bodyStyle' | 'condition' | 'price' | 'mileage' | 'location' | 'description' | 'features'> & {
+  auction?: Pick<AuctionDetail, 'endsAt' | 'reservePrice'> | null;
+};
 
 const isBodyStyle = (v: string): v is BodyStyle => BODY_STYLES.some((b) => b.value === v);
 const isCondition = (v: string): v is Condition => (CONDITIONS as readonly string[]).includes(v);

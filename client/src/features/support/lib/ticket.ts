@@ -1,4 +1,4 @@
-import { NewTicketSchema } from '@common/schemas/commerce.ts';
+import { NewTicketSchema, type NewTicket } from '@common/schemas/commerce.ts';
 import { issuesByField } from '@common/validation.ts';
 import { detailsByField } from '../../../lib/field-errors.ts';
 
@@ -39,13 +39,6 @@ export type TicketErrors = Partial<Record<TicketField, string>>;
 
 export const EMPTY_TICKET: TicketFormValues = { subject: '', category: 'general', priority: 'normal', message: '', email: '' };
 
-export interface TicketBody {
-  subject: string;
-  message: string;
-  category: TicketCategory;
-  priority: TicketPriority;
-  email?: string;
-}
 
 /**
  * `needsEmail`: visitors give an address to be answered at; signed-in users file as themselves.
@@ -57,8 +50,8 @@ export function validateTicket(values: TicketFormValues, needsEmail: boolean): T
   return errors;
 }
 
-export function ticketBody(values: TicketFormValues, needsEmail: boolean): TicketBody {
-  const body: TicketBody = {
+export function ticketBody(values: TicketFormValues, needsEmail: boolean): NewTicket {
+  const body: NewTicket = {
     subject: values.subject.trim(),
     message: values.message.trim(),
     category: values.category,

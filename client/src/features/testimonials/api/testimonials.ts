@@ -1,17 +1,9 @@
 import { api } from '../../../lib/api-client.ts';
-import type { Static } from 'typebox';
-import type { Testimonial, TestimonialStats } from '@common/api-types.ts';
-import type { NewTestimonialSchema } from '@common/schemas/commerce.ts';
+import type { Testimonial, TestimonialsPage } from '@common/schemas/testimonials.ts';
+import type { NewTestimonial } from '@common/schemas/commerce.ts';
 
-
-export type { Testimonial, TestimonialStats } from '@common/api-types.ts';
-
-export interface TestimonialsPage {
-  testimonials: Testimonial[];
-  stats: TestimonialStats;
-}
-
-export type NewTestimonial = Static<typeof NewTestimonialSchema>;
+export type { Testimonial, TestimonialStats, TestimonialsPage } from '@common/schemas/testimonials.ts';
+export type { NewTestimonial } from '@common/schemas/commerce.ts';
 
 /** The request `getTestimonials` makes, as a server-rendered page keys its answer. */
 export const TESTIMONIALS_PATH = '/api/testimonials';

@@ -1,90 +1,42 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import type { Static, TSchema } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, TICKET_STATUSES, USER_ROLES, USER_STATUSES } from '@common/back-office.ts';
-import { CAR_STATUSES } from '@common/car-lifecycle.ts';
-import { ORDER_STATUSES } from '@common/order-lifecycle.ts';
 import {
+  AdminOverviewSchema,
+  AdminTicketSchema,
+  AdminTicketsSchema,
+  AdminUserSchema,
+  AdminUsersSchema,
+  AuditPageSchema,
   AuditQuerySchema,
   ChangeRoleSchema,
+  DisputesSchema,
+  FlaggedBidsSchema,
+  LedgerCsvSchema,
   LedgerQuerySchema,
+  LedgerSchema,
+  ListingModerationSchema,
   ReasonSchema,
   ResolveDisputeSchema,
   TicketReplySchema,
   TicketsQuerySchema,
   UserSearchQuerySchema,
 } from '@common/schemas/admin.ts';
+import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { IdParam } from '@common/schemas/kit.ts';
+import { OrderSchema } from '@common/schemas/orders.ts';
 import { forbidden } from '../../../lib/errors.ts';
-import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
 import { listAudit } from '../../../services/audit.ts';
 import { ledgerCsv } from '../../../services/back-office/money.ts';
 import type { Staff } from '../../../services/back-office/staff.ts';
-import { OrderSchema, OrderWithEventsSchema } from '../orders/index.ts';
-import { BidSchema, IdParam, pathId } from '../shared-schemas.ts';
+import { pathId } from '../path-id.ts';
 
 const IdParams = IdParam('id');
-
-const AdminUserSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    email: Type.String(),
-    role: StringEnum(USER_ROLES),
-    status: StringEnum(USER_STATUSES),
-    createdAt: IsoDateTime,
-    sellerVerified: Type.Boolean(),
-  },
-  { title: 'AdminUser' },
-);
-const LedgerEntrySchema = Type.Object(
-  {
-    id: Type.Integer(),
-    orderId: Type.Integer(),
-    kind: StringEnum(['charge', 'payout', 'refund'] as const),
-    amount: Type.Integer({ description: 'Whole US dollars' }),
-    reference: Type.Union([Type.String(), Type.Null()], { description: "The payment provider's reference, once settled" }),
-    status: StringEnum(['pending', 'settled'] as const),
-    at: IsoDateTime,
-  },
-  { title: 'LedgerEntry' },
-);
-const TicketSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    reference: Type.String(),
-    email: Type.String(),
-    subject: Type.String(),
-    category: Type.String(),
-    priority: Type.String(),
-    message: Type.String(),
-    status: StringEnum(TICKET_STATUSES),
-    createdAt: IsoDateTime,
-    replies: Type.Array(Type.Object({ message: Type.String(), by: Type.String(), at: IsoDateTime })),
-  },
-  { title: 'AdminTicket' },
-);
-const AuditEntrySchema = Type.Object(
-  {
-    id: Type.Integer(),
-    at: IsoDateTime,
-    actor: Type.Union([Type.Object({ id: Type.Union([Type.Integer(), Type.Null()]), email: Type.String() }), Type.Literal('cli')]),
-    action: StringEnum(AUDIT_ACTIONS),
-    targetType: StringEnum(AUDIT_TARGET_TYPES),
-    targetId: Type.Integer(),
-    reason: Type.String(),
-    before: Type.Unknown(),
-    after: Type.Unknown(),
-    hash: Type.String({ description: 'SHA-256 (hex) over prevHash and this entry' }),
-    prevHash: Type.String({ description: "The previous entry's hash (64 zeros for the first)" }),
-  },
-  { title: 'AuditEntry' },
-);
-const CarStatusSchema = Envelope(Type.Object({ id: Type.Integer(), status: StringEnum(CAR_STATUSES) }));
 
 /** Errors every console route can answer, besides its own. */
 const guarded = { 401: ErrorBody, 403: ErrorBody, ...commonErrors };
 const writes = { ...guarded, 404: ErrorBody, 409: ErrorBody };
-const describe = (summary: string, response: Record<number, TSchema>, extra: { description?: string } = {}) => ({
+const describe = <R extends Record<number, TSchema>>(summary: string, response: R, extra: { description?: string } = {}) => ({
   tags: ['admin'],
   summary,
   security: [{ bearerAuth: [] }],
@@ -116,19 +68,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: describe(
         'Figures for the console: orders by status, money held in escrow, pending payouts and refunds, open disputes, flagged bids, open tickets',
         {
-          200: Envelope(
-            Type.Object({
-              ordersByStatus: Type.Object(Object.fromEntries(ORDER_STATUSES.map((status) => [status, Type.Optional(Type.Integer())])), {
-                description: 'How many orders are in each status (statuses with none are left out)',
-              }),
-              escrowHeld: Type.Integer({ description: 'Charged and not yet paid out or refunded, escrow fees kept included' }),
-              payoutsPending: Type.Integer(),
-              refundsPending: Type.Integer(),
-              disputesOpen: Type.Integer(),
-              flaggedBids: Type.Integer(),
-              ticketsOpen: Type.Integer(),
-            }),
-          ),
+          200: Envelope(AdminOverviewSchema),
           ...guarded,
         },
         { description: GUARD_NOTE },
@@ -137,35 +77,35 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async () => ({ data: await moneyDesk.overview() }),
   );
 
-  /** A console list: `GET <path>` answers `{data: {<key>: [...]}}`. */
-  const listRoute = <Q extends TSchema>(path: string, summary: string, key: string, item: TSchema, query: Q | null, read: (query: Static<Q>) => Promise<unknown[]>) =>
+  /** A console list: `GET <path>` answers `{data: {<key>: [...]}}`, the list as `list` describes it. */
+  const listRoute = <L extends TSchema, Q extends TSchema>(path: string, summary: string, list: L, query: Q | null, read: (query: Static<Q>) => Promise<Static<L>>) =>
     app.get(
       path,
-      { schema: { ...describe(summary, { 200: Envelope(Type.Object({ [key]: Type.Array(item) })), ...guarded }), ...(query ? { querystring: query } : {}) } },
-      async (request) => ({ data: { [key]: await read(request.query as Static<Q>) } }),
+      // Inside this generic helper the answer's type cannot be resolved (so the schema is widened
+      // here); `read`'s own type holds each list to its schema.
+      { schema: { ...describe(summary, { 200: Envelope(list) as TSchema, ...guarded }), ...(query ? { querystring: query } : {}) } },
+      async (request) => ({ data: await read(request.query as Static<Q>) }),
     );
-  listRoute('/disputes', "Open disputes, the longest waiting first, each with its timeline and the parties' notes", 'orders', OrderWithEventsSchema, null, () => moneyDesk.disputes());
-  listRoute('/users', 'Accounts whose name or email contains `search` (or whose id it is); the first 100', 'users', AdminUserSchema, UserSearchQuerySchema, (query) =>
-    accounts.search(query.search),
-  );
-  listRoute('/tickets', 'Support tickets with their replies, the longest waiting first; filter by `status`', 'tickets', TicketSchema, TicketsQuerySchema, (query) =>
-    supportDesk.list(query.status),
-  );
+  listRoute('/disputes', "Open disputes, the longest waiting first, each with its timeline and the parties' notes", DisputesSchema, null, async () => ({ orders: await moneyDesk.disputes() }));
+  listRoute('/users', 'Accounts whose name or email contains `search` (or whose id it is); the first 100', AdminUsersSchema, UserSearchQuerySchema, async (query) => ({
+    users: await accounts.search(query.search),
+  }));
+  listRoute('/tickets', 'Support tickets with their replies, the longest waiting first; filter by `status`', AdminTicketsSchema, TicketsQuerySchema, async (query) => ({
+    tickets: await supportDesk.list(query.status),
+  }));
   listRoute(
     '/flagged-bids',
     "Bids placed by an account that signed in from the same client address as the car's seller within 30 days (flagged when placed, never blocked), newest first",
-    'bids',
-    Type.Intersect([BidSchema, Type.Object({ reason: Type.String() })]),
+    FlaggedBidsSchema,
     null,
-    () => listingModeration.flaggedBids(),
+    async () => ({ bids: await listingModeration.flaggedBids() }),
   );
   listRoute(
     '/audit',
     'The audit log, newest first; filter by actor (user id, email or `cli`), action, target; page back with `before` (an entry id)',
-    'entries',
-    AuditEntrySchema,
+    AuditPageSchema,
     AuditQuerySchema,
-    (query) => listAudit(app.db, query),
+    async (query) => ({ entries: await listAudit(app.db, query) }),
   );
 
   app.post(
@@ -196,18 +136,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...describe(`${ledgerSummary}, with totals: charged = paidOut + refunded + held`, {
-          200: Envelope(
-            Type.Object({
-              entries: Type.Array(LedgerEntrySchema),
-              totals: Type.Object({
-                charged: Type.Integer(),
-                paidOut: Type.Integer({ description: 'Payouts settled' }),
-                refunded: Type.Integer({ description: 'Refunds settled' }),
-                held: Type.Integer({ description: 'Still with us: in escrow, disbursements not yet settled, and the escrow fees kept' }),
-                feesKept: Type.Integer({ description: 'Extension: the part of held that is escrow fees earned' }),
-              }),
-            }),
-          ),
+          200: Envelope(LedgerSchema),
           ...guarded,
         }),
         querystring: LedgerQuerySchema,
@@ -220,7 +149,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/ledger.csv',
     {
       schema: {
-        ...describe(`${ledgerSummary}, as CSV: a header row, then one row per entry`, { 200: Type.String({ description: 'text/csv' }), ...guarded }),
+        ...describe(`${ledgerSummary}, as CSV: a header row, then one row per entry`, { 200: LedgerCsvSchema, ...guarded }),
         produces: ['text/csv'],
         querystring: LedgerQuerySchema,
       },
@@ -235,34 +164,34 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   /** A write on one record that takes only a reason: `POST /users|cars/:id/<action> {reason}`. */
-  const reasonWrite = (path: `/${'users' | 'cars'}/:id/${string}`, summary: string, answer: TSchema, run: (staff: Staff, id: number, reason: string) => Promise<unknown>) => {
+  const reasonWrite = <A extends TSchema>(path: `/${'users' | 'cars'}/:id/${string}`, summary: string, answer: A, run: (staff: Staff, id: number, reason: string) => Promise<Static<A>>) => {
     const notFoundMessage = path.startsWith('/users') ? 'User not found' : 'Car not found';
     app.post(
       path,
-      { schema: { ...describe(summary, { 200: answer, ...writes }), params: IdParams, body: ReasonSchema } },
+      // As in listRoute: `run`'s own type holds the answer to the schema.
+      { schema: { ...describe(summary, { 200: Envelope(answer) as TSchema, ...writes }), params: IdParams, body: ReasonSchema } },
       async (request) => ({ data: await run(staffOf(request), pathId(request.params.id, notFoundMessage), request.body.reason.trim()) }),
     );
   };
-  const AdminUserAnswer = Envelope(AdminUserSchema);
   reasonWrite(
     '/users/:id/suspend',
     'Suspend an account: its sessions and sockets end at once, sign-in answers 403 ACCOUNT_SUSPENDED, its live listings leave the market. Only an admin may suspend staff; nobody suspends themselves (409).',
-    AdminUserAnswer,
+    AdminUserSchema,
     (staff, id, reason) => accounts.suspend(staff, id, reason),
   );
-  reasonWrite('/users/:id/unsuspend', 'Lift a suspension: sign-in works again and the listings the suspension hid come back', AdminUserAnswer, (staff, id, reason) =>
+  reasonWrite('/users/:id/unsuspend', 'Lift a suspension: sign-in works again and the listings the suspension hid come back', AdminUserSchema, (staff, id, reason) =>
     accounts.unsuspend(staff, id, reason),
   );
-  reasonWrite('/users/:id/verify-seller', "Give the account's seller profile the Verified seller badge (409 NOT_A_SELLER without one)", AdminUserAnswer, (staff, id, reason) =>
+  reasonWrite('/users/:id/verify-seller', "Give the account's seller profile the Verified seller badge (409 NOT_A_SELLER without one)", AdminUserSchema, (staff, id, reason) =>
     accounts.verifySeller(staff, id, reason),
   );
-  reasonWrite('/cars/:id/hide', 'Hide a listing: off the market and 404 to all but its seller and staff; the seller is notified with the reason', CarStatusSchema, (staff, id, reason) =>
+  reasonWrite('/cars/:id/hide', 'Hide a listing: off the market and 404 to all but its seller and staff; the seller is notified with the reason', ListingModerationSchema, (staff, id, reason) =>
     listingModeration.hide(staff, id, reason),
   );
   reasonWrite(
     '/cars/:id/restore',
     'Put a hidden listing back in the status it had (409 NOT_HIDDEN; 409 SELLER_SUSPENDED while its seller is suspended)',
-    CarStatusSchema,
+    ListingModerationSchema,
     (staff, id, reason) => listingModeration.restore(staff, id, reason),
   );
 
@@ -271,7 +200,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       preValidation: adminOnly,
       schema: {
-        ...describe("Change an account's role (admins only; an operator: 403 NOT_ALLOWED). The account's sessions end.", { 200: AdminUserAnswer, ...writes }),
+        ...describe("Change an account's role (admins only; an operator: 403 NOT_ALLOWED). The account's sessions end.", { 200: Envelope(AdminUserSchema), ...writes }),
         params: IdParams,
         body: ChangeRoleSchema,
       },
@@ -283,7 +212,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/tickets/:id/reply',
     {
       schema: {
-        ...describe('Answer a ticket: emailed to the requester, status `answered`; the message stands as the audit reason', { 200: Envelope(TicketSchema), ...writes }),
+        ...describe('Answer a ticket: emailed to the requester, status `answered`; the message stands as the audit reason', { 200: Envelope(AdminTicketSchema), ...writes }),
         params: IdParams,
         body: TicketReplySchema,
       },

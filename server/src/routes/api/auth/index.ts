@@ -1,14 +1,26 @@
-import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { EmailOnlySchema, LoginSchema, TotpConfirmSchema, LogoutSchema, RefreshSchema, RegisterSchema, ResetPasswordSchema, VerifyEmailSchema } from '@common/schemas/auth.ts';
-import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
+import {
+  EmailOnlySchema,
+  LoginResultSchema,
+  LoginSchema,
+  LogoutSchema,
+  MessageResultSchema,
+  RecoveryCodesSchema,
+  RefreshSchema,
+  RegisterSchema,
+  ResetPasswordSchema,
+  SessionTokensSchema,
+  TotpConfirmSchema,
+  TotpSetupSchema,
+  VerifyEmailResultSchema,
+  VerifyEmailSchema,
+} from '@common/schemas/auth.ts';
+import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
 import { MESSAGES, normalizeEmail } from '../../../services/auth.ts';
-import { UserSchema } from '../users/schemas.ts';
 
 const HOUR_MS = 3_600_000;
-const Message = Envelope(Type.Object({ message: Type.String() }));
-const Tokens = { accessToken: Type.String(), refreshToken: Type.String() };
+const Message = Envelope(MessageResultSchema);
 
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const auth = app.authService;
@@ -45,7 +57,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Confirm an email address with the token from the emailed link',
         body: VerifyEmailSchema,
-        response: { 200: Envelope(Type.Object({ message: Type.String(), user: UserSchema })), ...commonErrors },
+        response: { 200: Envelope(VerifyEmailResultSchema), ...commonErrors },
       },
     },
     async (request) => {
@@ -82,7 +94,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'Sign in. 401 for a wrong password or unknown email alike; 403 EMAIL_NOT_VERIFIED or ACCOUNT_SUSPENDED only after a correct password. With two-factor sign-in on: 401 TOTP_REQUIRED without `totp`, 401 INVALID_CREDENTIALS for a wrong or used code (counted like a wrong password).',
         body: LoginSchema,
-        response: { 200: Envelope(Type.Object({ ...Tokens, user: UserSchema })), 401: ErrorBody, 403: ErrorBody, ...limited },
+        response: { 200: Envelope(LoginResultSchema), 401: ErrorBody, 403: ErrorBody, ...limited },
       },
     },
     async (request) => {
@@ -98,7 +110,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Exchange a refresh token for a new pair; the old one is spent, and reusing a spent one ends the session',
         body: RefreshSchema,
-        response: { 200: Envelope(Type.Object(Tokens)), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(SessionTokensSchema), 401: ErrorBody, ...commonErrors },
       },
     },
     async (request) => ({ data: await auth.refresh(request.body.refreshToken) }),
@@ -147,7 +159,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Start two-factor sign-in: a new base32 secret and its otpauth:// URL (for the QR code). 409 TOTP_ALREADY_ENABLED once it is on.',
         security: [{ bearerAuth: [] }],
-        response: { 200: Envelope(Type.Object({ secret: Type.String(), otpauthUrl: Type.String() })), ...signedIn },
+        response: { 200: Envelope(TotpSetupSchema), ...signedIn },
       },
     },
     async (request) => ({ data: await app.twoFactor.setup(request.session!.userId) }),
@@ -163,7 +175,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Turn two-factor sign-in on with a current code; answers ten single-use recovery codes, shown once. This session counts as signed in with the second factor. 400 INVALID_TOTP for a wrong code; 409 TOTP_NOT_STARTED before set-up.',
         security: [{ bearerAuth: [] }],
         body: TotpConfirmSchema,
-        response: { 200: Envelope(Type.Object({ recoveryCodes: Type.Array(Type.String(), { minItems: 10, maxItems: 10 }) })), ...signedIn },
+        response: { 200: Envelope(RecoveryCodesSchema), ...signedIn },
       },
     },
     async (request) => ({ data: { recoveryCodes: await app.twoFactor.confirm(request.session!.userId, request.session!.sessionId, request.body.code) } }),

@@ -1,16 +1,11 @@
-import { PlaceBidSchema } from '@common/schemas/commerce.ts';
-import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BID_RULE_DESCRIPTION, PROXY_BID_DESCRIPTION } from '@common/bid-rules.ts';
-import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
-import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
-import { BidSchema, CarSummarySchema, IdParam, pathId } from '../shared-schemas.ts';
-
-/** A recorded bid as the bids routes answer it: every bid says whether the system placed it for a maximum. */
-const RecordedBidSchema = Type.Intersect([
-  BidSchema,
-  Type.Object({ auto: Type.Boolean({ description: 'True when the system placed this bid for the bidder\'s maximum (proxy bid); false for a bid placed by hand' }) }),
-]);
+import { CarBidsSchema, PlacedBidSchema, UserBidsSchema } from '@common/schemas/bids.ts';
+import { PlaceBidSchema } from '@common/schemas/commerce.ts';
+import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { IdParam, IdempotencyHeaders } from '@common/schemas/kit.ts';
+import { idempotencyClaim } from '../idempotency-header.ts';
+import { pathId } from '../path-id.ts';
 
 const PROXY_RULE = `${PROXY_BID_DESCRIPTION} Optional maxAmount (at least amount, else 400; on an auction at most $1,000,000, else 409 ABOVE_ESCROW_LIMIT) is your maximum for the car: it replaces your earlier one and only rises (a lower one leaves your standing maximum). The leader is the bidder with the largest maximum, on equal maximums the one who set it first. If a rival's maximum is at least yours, your bid is recorded at your maximum and the rival's automatic bid at min(their maximum, your maximum + increment); if yours is larger, the previous leader's automatic bid is recorded at their maximum (when above the highest bid) and yours at max(amount, min(your maximum, their maximum + increment)). Automatic bids are ordinary bids with auto: true, pushed as bid:placed in order and extend an auction like any bid. A maximum is private: only this answer (maxAmount, leading) and your own GET /api/bids/user show it.`;
 
@@ -29,20 +24,7 @@ const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: IdempotencyHeaders,
         body: PlaceBidSchema,
         response: {
-          201: Envelope(
-            Type.Object({
-              bid: Type.Intersect([RecordedBidSchema], { description: 'Your own recorded bid (at your maximum when a rival\'s larger maximum answered it)' }),
-              car: Type.Object({
-                id: Type.Integer(),
-                currentBids: Type.Integer(),
-                highestBid: Type.Integer(),
-                endsAt: Type.Union([IsoDateTime, Type.Null()], { description: "The auction's end after this bid (a bid near the end moves it); null when not an auction" }),
-                reserveMet: Type.Union([Type.Boolean(), Type.Null()], { description: 'Whether the highest bid now meets the reserve (true without one); null when not an auction' }),
-              }, { description: 'The car after every bid this request recorded (an automatic bid for a rival may follow yours)' }),
-              maxAmount: Type.Integer({ description: 'Your maximum for this car now in force (private to you; without maxAmount, your bid\'s amount or your higher standing maximum)' }),
-              leading: Type.Boolean({ description: 'Whether you lead after this bid' }),
-            }),
-          ),
+          201: Envelope(PlacedBidSchema),
           401: ErrorBody,
           403: ErrorBody,
           404: ErrorBody,
@@ -66,7 +48,7 @@ const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['bids'],
         summary: "A car's accepted bids, newest first (public)",
         params: IdParam('carId'),
-        response: { 200: Envelope(Type.Object({ bids: Type.Array(RecordedBidSchema) })), 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(CarBidsSchema), 404: ErrorBody, ...commonErrors },
       },
     },
     async (request) => ({ data: { bids: await bids.listForCar(pathId(request.params.carId, 'Car not found')) } }),
@@ -82,20 +64,7 @@ const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: 'The latest bid for each car also carries maxAmount, your maximum for that car (private to you).',
         security: [{ bearerAuth: [] }],
         response: {
-          200: Envelope(
-            Type.Object({
-              bids: Type.Array(
-                Type.Intersect([
-                  RecordedBidSchema,
-                  Type.Object({
-                    car: CarSummarySchema,
-                    status: Type.String({ enum: ['leading', 'outbid'] }),
-                    maxAmount: Type.Optional(Type.Integer({ description: 'Your maximum for this car; on your latest bid for the car only' })),
-                  }),
-                ]),
-              ),
-            }),
-          ),
+          200: Envelope(UserBidsSchema),
           401: ErrorBody,
           ...commonErrors,
         },

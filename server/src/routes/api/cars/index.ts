@@ -1,26 +1,20 @@
-import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import { AppError, notFound, validationFailed } from '../../../lib/errors.ts';
-import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
 import { unsupportedImage } from '../../../services/photos/photo-processing.ts';
 import { valueCar } from '../../../services/valuation.ts';
-import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
-import { IdParam, pathId } from '../shared-schemas.ts';
-import { OrderWithEventsSchema } from '../orders/index.ts';
-import { AcceptBidSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PhotoOrderSchema, criteriaProblems } from '@common/schemas/listing.ts';
+import { idempotencyClaim } from '../idempotency-header.ts';
+import { pathId } from '../path-id.ts';
+import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { IdParam, IdempotencyHeaders } from '@common/schemas/kit.ts';
+import { CarDetailSchema, CarsPageSchema, GallerySchema, ValuationSchema, type CarDetail } from '@common/schemas/cars.ts';
+import { OrderWithEventsSchema } from '@common/schemas/orders.ts';
+import { AcceptBidSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PhotoIndexParams, PhotoOrderSchema, criteriaProblems } from '@common/schemas/listing.ts';
 import { DEFAULT_LISTING_FILTER, DEFAULT_LISTING_SORT, DEFAULT_PAGE_SIZE, PHOTO_LIMITS, PHOTO_MAX_SIZE, PHOTO_TYPE_NAMES, carVisibleTo } from '@common/listing.ts';
-import type { CarDetail } from '@common/api-types.ts';
 import { isStaff } from '@common/back-office.ts';
-import { CarDetailSchema, CarListItemSchema, CarPhotoSchema, PaginationSchema } from './schemas.ts';
 
 const CarIdParams = IdParam('id');
-const ImagesBody = Envelope(
-  Type.Object({
-    images: Type.Array(Type.String(), { description: 'The gallery after the change, first photo first' }),
-    photos: Type.Array(CarPhotoSchema, { description: 'Extension: every size of each uploaded photo, in gallery order' }),
-  }),
-);
+const ImagesBody = Envelope(GallerySchema);
 const security = [{ bearerAuth: [] }];
 
 const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -37,7 +31,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: 'Filters combine: make and model match exactly (case does not matter), years and prices are inclusive ranges. A value out of range or of the wrong type, or a range upside down (minYear above maxYear), is a 400 naming the field.',
         querystring: ListingQuerySchema,
         response: {
-          200: Envelope(Type.Object({ cars: Type.Array(CarListItemSchema), pagination: PaginationSchema })),
+          200: Envelope(CarsPageSchema),
           ...commonErrors,
         },
       },
@@ -74,27 +68,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Comparables are cars of the same make and model within two model years: listings live now and sales completed here, each price adjusted to this car\'s year (5% a year) and mileage (0.5% per 1,000 miles, at most 30%). The estimate is their median, the range their middle half. With fewer than three comparables there is no estimate (estimate null); a sample-catalogue car then keeps its reference value (basis "reference").',
         params: CarIdParams,
         response: {
-          200: Envelope(
-            Type.Object({
-              estimate: Type.Union([Type.Integer(), Type.Null()]),
-              low: Type.Union([Type.Integer(), Type.Null()]),
-              high: Type.Union([Type.Integer(), Type.Null()]),
-              basis: Type.Union([StringEnum(['comparables', 'reference'] as const), Type.Null()]),
-              marketValue: Type.Union([Type.Integer(), Type.Null()], { description: 'The value shown with the car' }),
-              comparables: Type.Array(
-                Type.Object({
-                  carId: Type.Integer(),
-                  year: Type.Integer(),
-                  mileage: Type.Integer(),
-                  price: Type.Integer({ description: 'Asking price, or the sale price' }),
-                  source: StringEnum(['listing', 'sale'] as const),
-                  adjustedPrice: Type.Integer({ description: "The price adjusted to this car's year and mileage" }),
-                  soldAt: Type.Union([IsoDateTime, Type.Null()], { description: 'Extension: for a sale, when it completed (its result is in GET /api/results); null for a listing' }),
-                }),
-              ),
-              computedAt: IsoDateTime,
-            }),
-          ),
+          200: Envelope(ValuationSchema),
           404: ErrorBody,
           ...commonErrors,
         },
@@ -192,7 +166,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['selling'],
         summary: 'Remove the photo at a position of the gallery (0 is the first)',
         security,
-        params: Type.Object({ id: Type.String({ maxLength: 20 }), index: Type.String({ maxLength: 3 }) }),
+        params: PhotoIndexParams,
         response: { 200: ImagesBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
       },
     },

@@ -1,9 +1,9 @@
-import { ChatPageQuerySchema, PostChatSchema } from '@common/schemas/commerce.ts';
-import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, ErrorBody, IsoDateTime, commonErrors } from '../../../lib/schemas.ts';
-import { CHAT_PAGE_DEFAULT } from '@common/schemas/commerce.ts';
-import { ChatMessageSchema, IdParam, pathId } from '../shared-schemas.ts';
+import { ChatMessageSchema, ChatPageSchema, DiscussionsSchema } from '@common/schemas/chat.ts';
+import { CHAT_PAGE_DEFAULT, ChatPageQuerySchema, PostChatSchema } from '@common/schemas/commerce.ts';
+import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { IdParam } from '@common/schemas/kit.ts';
+import { pathId } from '../path-id.ts';
 
 const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const chat = app.services.chat;
@@ -16,7 +16,7 @@ const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "A car's discussion, oldest first: the latest messages, or those after a message id",
         params: IdParam('carId'),
         querystring: ChatPageQuerySchema,
-        response: { 200: Envelope(Type.Object({ messages: Type.Array(ChatMessageSchema) })), 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(ChatPageSchema), 404: ErrorBody, ...commonErrors },
       },
     },
     async (request) => {
@@ -35,17 +35,7 @@ const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The discussions the signed-in user has taken part in, most recent first',
         security: [{ bearerAuth: [] }],
         response: {
-          200: Envelope(
-            Type.Object({
-              discussions: Type.Array(
-                Type.Object({
-                  car: Type.Object({ id: Type.Integer(), year: Type.Integer(), make: Type.String(), model: Type.String(), primaryImage: Type.Union([Type.String(), Type.Null()]) }),
-                  messageCount: Type.Integer(),
-                  lastMessageAt: IsoDateTime,
-                }),
-              ),
-            }),
-          ),
+          200: Envelope(DiscussionsSchema),
           401: ErrorBody,
           ...commonErrors,
         },
@@ -70,7 +60,7 @@ const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const session = request.session!;
       const message = await chat.post(
         { userId: session.userId, name: session.name },
-        { carId: request.body.carId, message: request.body.message, type: (request.body.type ?? 'message') as 'message' | 'question' },
+        { carId: request.body.carId, message: request.body.message, type: request.body.type ?? 'message' },
       );
       return reply.status(201).send({ data: message });
     },

@@ -1,21 +1,8 @@
-import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { commonErrors } from '../../../lib/schemas.ts';
+import { commonErrors } from '@common/schemas/envelope.ts';
+import { HealthBodySchema, LivenessBodySchema } from '@common/schemas/support.ts';
 
 const HEALTH_TIMEOUT_MS = 2_000;
-
-const HealthBody = Type.Object({
-  data: Type.Object({
-    status: Type.String({ enum: ['ok', 'degraded'] }),
-    db: Type.String({ enum: ['ok', 'unreachable'] }),
-    redis: Type.String({
-      enum: ['ok', 'unreachable', 'off'],
-      description: 'Shared state between processes; while unreachable each process serves its own clients (status degraded, still 200), off without REDIS_URL',
-    }),
-  }),
-  error: Type.Optional(Type.String()),
-  code: Type.Optional(Type.String()),
-});
 
 const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -25,7 +12,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['health'],
         summary: 'Liveness: answers while the process runs, without touching the database (also the benchmark baseline)',
         // The API's error contract holds here as everywhere: a request the server cannot read is a 400.
-        response: { 200: Type.Object({ data: Type.Object({ status: Type.String() }) }), ...commonErrors },
+        response: { 200: LivenessBodySchema, ...commonErrors },
       },
     },
     async () => ({ data: { status: 'ok' } }),
@@ -37,14 +24,14 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['health'],
         summary: 'Service health; 503 when the database does not answer, degraded (200) when only Redis is away',
-        response: { 200: HealthBody, 503: HealthBody, ...commonErrors },
+        response: { 200: HealthBodySchema, 503: HealthBodySchema, ...commonErrors },
       },
     },
     async (request, reply) => {
-      const redis = app.redis === null ? 'off' : app.redis.status === 'ready' ? 'ok' : 'unreachable';
+      const redis = app.redis === null ? ('off' as const) : app.redis.status === 'ready' ? ('ok' as const) : ('unreachable' as const);
       try {
         await withTimeout(app.database.ping(), HEALTH_TIMEOUT_MS);
-        return { data: { status: redis === 'unreachable' ? 'degraded' : 'ok', db: 'ok', redis } };
+        return { data: { status: redis === 'unreachable' ? ('degraded' as const) : ('ok' as const), db: 'ok' as const, redis } };
       } catch (error) {
         request.log.warn({ err: error }, 'health check: database unreachable');
         return reply.status(503).send({

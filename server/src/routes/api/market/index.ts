@@ -1,42 +1,26 @@
 import multipart from '@fastify/multipart';
-import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { isStaff } from '@common/back-office.ts';
 import { DEFAULT_PAGE_SIZE } from '@common/listing.ts';
-import { SALE_ROUTES, SAVED_SEARCH_ALERTS, SAVED_SEARCH_LIMIT } from '@common/market-data.ts';
-import { Nullable } from '@common/schemas/kit.ts';
-import { NewSavedSearchSchema, ResultsQuerySchema, SavedSearchEditSchema, SavedSearchQuerySchema, UnsubscribeSchema } from '@common/schemas/discovery.ts';
-import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
+import { SAVED_SEARCH_LIMIT } from '@common/market-data.ts';
+import {
+  NewSavedSearchSchema,
+  PriceHistorySchema,
+  ResultsPageSchema,
+  ResultsQuerySchema,
+  SavedSearchDeletedSchema,
+  SavedSearchEditSchema,
+  SavedSearchSchema,
+  SavedSearchesSchema,
+  UnsubscribeBodySchema,
+  UnsubscribeQuerySchema,
+  UnsubscribedSchema,
+} from '@common/schemas/discovery.ts';
+import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { IdParam } from '@common/schemas/kit.ts';
 import { AppError, validationFailed } from '../../../lib/errors.ts';
-import { PaginationSchema } from '../cars/schemas.ts';
-import { IdParam, pathId } from '../shared-schemas.ts';
-
-const SavedSearchSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    query: SavedSearchQuerySchema,
-    alerts: StringEnum(SAVED_SEARCH_ALERTS),
-    createdAt: IsoDateTime,
-    lastAlertAt: Nullable(IsoDateTime),
-  },
-  { title: 'SavedSearch' },
-);
-
-const SoldResultSchema = Type.Object(
-  {
-    carId: Type.Integer(),
-    year: Type.Integer(),
-    make: Type.String(),
-    model: Type.String(),
-    mileage: Type.Integer(),
-    soldPrice: Type.Integer({ description: 'Whole US dollars' }),
-    soldAt: { ...IsoDateTime, description: 'When the escrow released the money to the seller' },
-    via: { ...StringEnum(SALE_ROUTES), description: 'auction: won at auction; offer: an accepted offer; bid: the seller accepted the highest bid; buy_now: bought at the asking price' },
-  },
-  { title: 'SoldResult' },
-);
+import { pathId } from '../path-id.ts';
 
 /**
  * Saved searches with their alerts, a car's price history and sold results (contract
@@ -73,7 +57,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['saved searches'],
         summary: 'Your saved searches, newest first',
         security,
-        response: { 200: Envelope(Type.Object({ searches: Type.Array(SavedSearchSchema) })), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(SavedSearchesSchema), 401: ErrorBody, ...commonErrors },
       },
     },
     async (request) => ({ data: { searches: await searches.list(request.session!.userId) } }),
@@ -104,7 +88,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Delete a saved search (another user's: 404)",
         security,
         params: SearchIdParams,
-        response: { 200: Envelope(Type.Object({ id: Type.Integer(), deleted: Type.Boolean() })), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(SavedSearchDeletedSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
       },
     },
     async (request) => {
@@ -131,7 +115,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
       '/saved-searches/unsubscribe',
       {
         // A redirect for browsers, not API: hidden from the OpenAPI document like the pages.
-        schema: { hide: true, querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }) },
+        schema: { hide: true, querystring: UnsubscribeQuerySchema },
       },
       async (request, reply) => reply.redirect(`/unsubscribe${request.query.token ? `?token=${encodeURIComponent(request.query.token)}` : ''}`, 303),
     );
@@ -143,11 +127,10 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
           summary: "Stop a saved search's alerts from the link in its email (no sign-in)",
           description:
             'JSON {token}, or (RFC 8058 one-click, as mail clients send it) a multipart/form-data or urlencoded form with List-Unsubscribe=One-Click and the token in the query string. The search\'s alerts become off. A forged, altered or malformed token: 400, and nothing changes. The same URL opened in a browser (GET) answers 303 to the page /unsubscribe, which asks first.',
-          querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) }),
-          // A mail client's form may carry fields of its own beside the one RFC 8058 names.
-          body: Type.Union([UnsubscribeSchema, Type.Object({ 'List-Unsubscribe': Type.Literal('One-Click') }, { additionalProperties: Type.String({ maxLength: 200 }) })]),
+          querystring: UnsubscribeQuerySchema,
+          body: UnsubscribeBodySchema,
           response: {
-            200: Envelope(Type.Object({ name: Type.String({ description: 'The saved search that stopped alerting' }) })),
+            200: Envelope(UnsubscribedSchema),
             413: { ...ErrorBody, description: 'A form with a file, or more than 5 fields' },
             415: { ...ErrorBody, description: 'A body that is neither JSON nor a form' },
             ...commonErrors,
@@ -170,7 +153,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['cars'],
         summary: "A car's asking price over time, oldest first: the price at publication, then one point per change",
         params: IdParam('id'),
-        response: { 200: Envelope(Type.Object({ points: Type.Array(Type.Object({ price: Type.Integer(), at: IsoDateTime })) })), 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(PriceHistorySchema), 404: ErrorBody, ...commonErrors },
       },
     },
     async (request) => {
@@ -187,7 +170,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'What cars sold for: every released escrow order, newest first (public; no buyer identity)',
         description: 'make and model match exactly, case aside; carId gives one car\'s sale (empty when it has none).',
         querystring: ResultsQuerySchema,
-        response: { 200: Envelope(Type.Object({ results: Type.Array(SoldResultSchema), pagination: PaginationSchema })), ...commonErrors },
+        response: { 200: Envelope(ResultsPageSchema), ...commonErrors },
       },
     },
     async (request) => {

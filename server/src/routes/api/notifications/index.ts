@@ -1,7 +1,8 @@
-import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
-import { IdParam, NotificationSchema, pathId } from '../shared-schemas.ts';
+import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { IdParam } from '@common/schemas/kit.ts';
+import { NotificationSchema, NotificationsSnapshotSchema, ReadAllSchema } from '@common/schemas/notifications.ts';
+import { pathId } from '../path-id.ts';
 
 const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const notifications = app.services.notifications;
@@ -15,7 +16,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['notifications'],
         summary: "The signed-in user's latest 50 notifications, newest first, and the unread count",
         security,
-        response: { 200: Envelope(Type.Object({ notifications: Type.Array(NotificationSchema), unreadCount: Type.Integer() })), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(NotificationsSnapshotSchema), 401: ErrorBody, ...commonErrors },
       },
     },
     async (request) => ({ data: await notifications.list(request.session!.userId) }),
@@ -29,7 +30,7 @@ const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['notifications'],
         summary: 'Mark every notification read; other tabs get notification:unread',
         security,
-        response: { 200: Envelope(Type.Object({ updated: Type.Integer() })), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(ReadAllSchema), 401: ErrorBody, ...commonErrors },
       },
     },
     async (request) => ({ data: { updated: await notifications.markAllRead(request.session!.userId) } }),

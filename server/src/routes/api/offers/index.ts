@@ -1,49 +1,12 @@
-import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Nullable } from '@common/schemas/kit.ts';
 import { MakeOfferSchema, OFFER_MOVE_BODIES, SecondChanceSchema } from '@common/schemas/commerce.ts';
-import { OFFER_ACTORS, OFFER_HISTORY_ACTIONS, OFFER_PARTIES, OFFER_STATUSES, type OfferPartyMove } from '@common/offer-lifecycle.ts';
-import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
-import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
-import { OrderWithEventsSchema } from '../orders/index.ts';
-import { IdParam, pathId } from '../shared-schemas.ts';
-
-const OfferSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    carId: Type.Integer(),
-    buyer: Type.Object({ id: Type.Integer(), name: Type.String() }),
-    sellerId: Type.Integer({ description: 'The seller (as in CarDetail.seller.id)' }),
-    amount: Type.Integer({ description: 'The amount on the table, whole US dollars' }),
-    by: { ...StringEnum(OFFER_PARTIES), description: 'Who put the amount on the table; the other party answers it' },
-    status: StringEnum(OFFER_STATUSES),
-    expiresAt: { ...IsoDateTime, description: 'An open offer expires then: 2 escrow days after its last move (1 for a second-chance offer)' },
-    orderId: Nullable({ ...Type.Integer(), description: 'The escrow order, once accepted' }),
-    history: Type.Array(
-      Type.Object({ by: StringEnum(OFFER_ACTORS), action: StringEnum(OFFER_HISTORY_ACTIONS), amount: Type.Integer(), at: IsoDateTime }),
-      { description: 'Every move, oldest first; `by: "system"` for an expiry or a decline by the server' },
-    ),
-    secondChance: Type.Boolean({ description: "Sent by the seller to an auction's runner-up" }),
-    message: Nullable({ ...Type.String(), description: "Extension: the buyer's note with the opening offer" }),
-    sellerName: Type.String({ description: 'Extension' }),
-    car: Type.Object(
-      {
-        id: Type.Integer(),
-        year: Type.Integer(),
-        make: Type.String(),
-        model: Type.String(),
-        primaryImage: Nullable(Type.String()),
-        price: Type.Integer({ description: "The asking price, or an auction's starting price" }),
-        isAuction: Type.Boolean(),
-        status: Type.String(),
-      },
-      { description: 'Extension: the car, so lists need no second request' },
-    ),
-    createdAt: IsoDateTime,
-    updatedAt: IsoDateTime,
-  },
-  { title: 'Offer' },
-);
+import { type OfferPartyMove } from '@common/offer-lifecycle.ts';
+import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { IdParam, IdempotencyHeaders } from '@common/schemas/kit.ts';
+import { OfferSchema, OffersSchema } from '@common/schemas/offers.ts';
+import { OrderWithEventsSchema } from '@common/schemas/orders.ts';
+import { idempotencyClaim } from '../idempotency-header.ts';
+import { pathId } from '../path-id.ts';
 
 const OfferIdParams = IdParam('id');
 const CarIdParams = IdParam('id');
@@ -126,7 +89,7 @@ const offerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['offers'],
         summary: "The signed-in user's offers, as buyer and as seller, newest first (at most 200)",
         security,
-        response: { 200: Envelope(Type.Object({ offers: Type.Array(OfferSchema) })), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(OffersSchema), 401: ErrorBody, ...commonErrors },
       },
     },
     async (request) => ({ data: { offers: await offers.list(request.session!.userId) } }),

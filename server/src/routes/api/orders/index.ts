@@ -1,82 +1,13 @@
-import { Type } from 'typebox';
-import { Nullable } from '@common/schemas/kit.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_ESCROW_PLAN, ESCROW_PLAN_IDS, type EscrowPlanId } from '@common/escrow-plans.ts';
+import { DEFAULT_ESCROW_PLAN, type EscrowPlanId } from '@common/escrow-plans.ts';
 import { ORDER_ACTION_BODIES, PlaceOrderSchema } from '@common/schemas/commerce.ts';
-import { ORDER_ACTORS, ORDER_STATUSES, type PartyAction } from '@common/order-lifecycle.ts';
-import { PAYMENT_METHODS } from '@common/enums.ts';
-import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
+import { type PartyAction } from '@common/order-lifecycle.ts';
+import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { IdParam, IdempotencyHeaders } from '@common/schemas/kit.ts';
+import { OrderWithEventsSchema, OrdersSchema } from '@common/schemas/orders.ts';
 import type { ActionInput } from '../../../services/orders/orders-service.ts';
-import { IdempotencyHeaders, idempotencyClaim } from '../idempotency-header.ts';
-import { IdParam, pathId } from '../shared-schemas.ts';
-
-
-const PaymentLegSchema = Type.Object(
-  {
-    amount: Type.Integer(),
-    reference: Nullable(Type.String()),
-    status: StringEnum(['pending', 'settled'] as const),
-    settledAt: Nullable(IsoDateTime),
-  },
-  { title: 'PaymentLeg' },
-);
-
-export const OrderSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    carId: Type.Integer(),
-    buyerId: Type.Integer(),
-    sellerId: Type.Integer({ description: 'The seller (as in CarDetail.seller.id)' }),
-    amount: Type.Integer({ description: 'Purchase price, whole US dollars' }),
-    plan: StringEnum(ESCROW_PLAN_IDS),
-    escrowFee: Type.Integer({ description: "The plan's fee, whole US dollars" }),
-    status: StringEnum(ORDER_STATUSES),
-    createdAt: IsoDateTime,
-    updatedAt: IsoDateTime,
-    paymentDueAt: { ...IsoDateTime, description: 'An unpaid order is cancelled at this time (3 escrow days after it was placed)' },
-    inspectionDays: Type.Integer({ description: "The plan's inspection period in escrow days" }),
-    inspectionEndsAt: Nullable({ ...IsoDateTime, description: 'Set on delivery; without a dispute by then the car is accepted' }),
-    shipment: Nullable(Type.Object({ carrier: Type.String(), trackingNumber: Type.String(), shippedAt: IsoDateTime })),
-    payment: Nullable(
-      Type.Object({
-        reference: Type.String(),
-        method: StringEnum(PAYMENT_METHODS),
-        amountCharged: Type.Integer({ description: 'amount + escrowFee' }),
-        paidAt: IsoDateTime,
-      }),
-    ),
-    payout: Nullable({ ...PaymentLegSchema, description: "The seller's payout (the price; the fee is kept)" }),
-    refund: Nullable({ ...PaymentLegSchema, description: "The buyer's refund (price and fee)" }),
-    waitingOn: Nullable({ ...StringEnum(ORDER_ACTORS), description: 'Whose move carries the order forward; null once it is over' }),
-    car: Type.Object({
-      id: Type.Integer(),
-      year: Type.Integer(),
-      make: Type.String(),
-      model: Type.String(),
-      primaryImage: Nullable(Type.String()),
-      status: Type.String(),
-    }),
-    buyerName: Type.String(),
-    sellerName: Type.String(),
-  },
-  { title: 'Order' },
-);
-
-const OrderEventSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    from: Nullable(StringEnum(ORDER_STATUSES)),
-    to: StringEnum(ORDER_STATUSES),
-    actor: StringEnum(ORDER_ACTORS),
-    note: Nullable(Type.String()),
-    at: IsoDateTime,
-  },
-  { title: 'OrderEvent' },
-);
-
-export const OrderWithEventsSchema = Type.Intersect([OrderSchema, Type.Object({ events: Type.Array(OrderEventSchema, { description: 'Oldest first' }) })], {
-  title: 'OrderWithEvents',
-});
+import { idempotencyClaim } from '../idempotency-header.ts';
+import { pathId } from '../path-id.ts';
 
 const OrderIdParams = IdParam('id');
 
@@ -152,7 +83,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['orders'],
         summary: "The signed-in user's orders, as buyer or seller, newest first",
         security,
-        response: { 200: Envelope(Type.Object({ orders: Type.Array(OrderSchema) })), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(OrdersSchema), 401: ErrorBody, ...commonErrors },
       },
     },
     async (request) => ({ data: { orders: await orders.list(request.session!.userId) } }),

@@ -1,8 +1,7 @@
-import { NewTicketSchema } from '@common/schemas/commerce.ts';
-import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { SUPPORT_CATEGORIES, SUPPORT_PRIORITIES } from '@common/enums.ts';
-import { Envelope, ErrorBody, IsoDateTime, StringEnum, commonErrors } from '../../../lib/schemas.ts';
+import { NewTicketSchema } from '@common/schemas/commerce.ts';
+import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { SupportTicketSchema, SupportTicketWithMessageSchema, SupportTicketsSchema, TicketReferenceParams } from '@common/schemas/support.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -21,7 +20,7 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'File a support ticket; visitors give an email to be answered at, signed-in users file as themselves',
         body: NewTicketSchema,
         response: {
-          201: Envelope(TicketSchema),
+          201: Envelope(SupportTicketSchema),
           401: ErrorBody,
           429: ErrorBody,
           ...commonErrors,
@@ -48,7 +47,7 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['support'],
         summary: "The signed-in user's tickets, newest first",
         security: [{ bearerAuth: [] }],
-        response: { 200: Envelope(Type.Object({ tickets: Type.Array(TicketSchema) })), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(SupportTicketsSchema), 401: ErrorBody, ...commonErrors },
       },
     },
     async (request) => ({ data: { tickets: await support.listFor(request.session!.userId) } }),
@@ -62,25 +61,12 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['support'],
         summary: "One of the signed-in user's tickets, with its message (anyone else's: 404)",
         security: [{ bearerAuth: [] }],
-        params: Type.Object({ reference: Type.String({ maxLength: 20 }) }),
-        response: { 200: Envelope(Type.Intersect([TicketSchema, Type.Object({ message: Type.String() })])), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+        params: TicketReferenceParams,
+        response: { 200: Envelope(SupportTicketWithMessageSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
       },
     },
     async (request) => ({ data: await support.getFor(request.session!.userId, request.params.reference) }),
   );
 };
-
-const TicketSchema = Type.Object(
-  {
-    id: Type.String({ description: 'Human-friendly reference, e.g. LM-7K3Q9P' }),
-    subject: Type.String(),
-    category: StringEnum(SUPPORT_CATEGORIES),
-    priority: StringEnum(SUPPORT_PRIORITIES),
-    status: Type.String(),
-    email: Type.String(),
-    createdAt: IsoDateTime,
-  },
-  { title: 'SupportTicket' },
-);
 
 export default supportRoutes;

@@ -1,9 +1,9 @@
-import { WatchSchema } from '@common/schemas/commerce.ts';
-import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Envelope, ErrorBody, commonErrors } from '../../../lib/schemas.ts';
-import { CarListItemSchema } from '../cars/schemas.ts';
-import { IdParam, pathId } from '../shared-schemas.ts';
+import { WatchedCarsSchema, WatchStateSchema } from '@common/schemas/cars.ts';
+import { WatchSchema } from '@common/schemas/commerce.ts';
+import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { IdParam } from '@common/schemas/kit.ts';
+import { pathId } from '../path-id.ts';
 
 const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const watchlist = app.services.watchlist;
@@ -17,7 +17,7 @@ const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['watchlist'],
         summary: 'Watched cars in the listing shape, most recently added first',
         security,
-        response: { 200: Envelope(Type.Object({ cars: Type.Array(CarListItemSchema) })), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(WatchedCarsSchema), 401: ErrorBody, ...commonErrors },
       },
     },
     async (request) => ({ data: { cars: await watchlist.list(request.session!.userId) } }),
@@ -33,8 +33,8 @@ const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         body: WatchSchema,
         response: {
-          200: Envelope(Type.Object({ carId: Type.Integer(), watching: Type.Boolean() })),
-          201: Envelope(Type.Object({ carId: Type.Integer(), watching: Type.Boolean() })),
+          200: Envelope(WatchStateSchema),
+          201: Envelope(WatchStateSchema),
           401: ErrorBody,
           404: ErrorBody,
           ...commonErrors,
@@ -56,7 +56,7 @@ const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Stop watching a car (200 whether or not it was watched)',
         security,
         params: IdParam('carId'),
-        response: { 200: Envelope(Type.Object({ carId: Type.Integer(), watching: Type.Boolean() })), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(WatchStateSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
       },
     },
     async (request) => {

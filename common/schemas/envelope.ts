@@ -1,4 +1,6 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
+
+/** The contract's two answer shapes: `{ data }` on success, `{ error, code, details? }` on failure. */
 
 /** The contract's failure body. */
 export const ErrorBody = Type.Object(
@@ -9,6 +11,7 @@ export const ErrorBody = Type.Object(
   },
   { title: 'Error' },
 );
+export type ErrorBody = Static<typeof ErrorBody>;
 
 /** `{ data: T }`, the contract's success envelope. */
 export const Envelope = <T extends TSchema>(data: T) => Type.Object({ data });
@@ -18,5 +21,3 @@ export const commonErrors = {
   400: ErrorBody,
   500: ErrorBody,
 } as const;
-
-export { IsoDateTime, StringEnum } from '@common/schemas/kit.ts';
