@@ -2,8 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Ajv, type ErrorObject, type SchemaValidateFunction } from 'ajv';
+import envSchema from 'env-schema';
 import type { S3Settings } from './services/photos/photo-storage.ts';
-import { DEFAULT_DIGEST_HOUR_UTC } from '@common/market-data.ts';
+import { MAX_PROCESSES, settingEntries, settingSchema, SettingsSchema, type SettingName, type SettingSchema, type Settings } from './settings.ts';
+
+export { SITEMAP_MAX_URLS_PER_FILE } from './settings.ts';
 
 /**
  * Every setting the server reads from the environment, parsed once at boot.
@@ -72,9 +76,6 @@ export interface AppConfig {
   sitemapUrlsPerFile: number;
 }
 
-/** The sitemaps protocol's limit of URLs in one file (sitemaps.org). */
-export const SITEMAP_MAX_URLS_PER_FILE = 50_000;
-
 /**
  * What a real-time client may leave unread before the server disconnects it: bytes waiting in
  * its connection, and messages queued behind them. A client that stops reading would otherwise
@@ -133,201 +134,200 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+type SettingTexts = Partial<Record<SettingName, string>>;
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/**
+ * A custom keyword's check: the messages it returns (empty when the value is fine) become its
+ * errors, each named after the setting when reported.
+ */
+function keywordCheck<Options>(keyword: string, problemsOf: (options: Options, value: string) => string[]): SchemaValidateFunction {
+  const validate: SchemaValidateFunction = (options: Options, value: string) => {
+    const messages = problemsOf(options, value);
+    validate.errors = messages.map((message) => ({ keyword, message }));
+    return messages.length === 0;
+  };
+  return validate;
+}
+
+const urlProblems = (protocols: string[], value: string): string[] => {
+  let protocol: string;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    // Not repeated: a URL may carry a password.
+    return ['is not a valid URL'];
+  }
+  return protocols.includes(protocol) ? [] : [`must use ${protocols.join(' or ')} (got "${protocol}")`];
+};
+
+const originProblems = (_enabled: boolean, value: string): string[] =>
+  listOf(value).flatMap((origin) => {
+    try {
+      return new URL(origin).origin === origin ? [] : [`entry "${origin}" must be a bare origin like https://example.com`];
+    } catch {
+      return [`entry "${origin}" is not a valid origin`];
+    }
+  });
+
+/**
+ * Types are not coerced by Ajv: `readSettings` turns text into numbers and flags by the project's
+ * stricter rules ("1e3" is not a whole number here, "yes" and "on" are true), and a text it
+ * cannot read stays text, which the schema then refuses.
+ */
+const settingsAjv = new Ajv({ allErrors: true, useDefaults: true, removeAdditional: true, coerceTypes: false, addUsedSchema: false });
+settingsAjv.addVocabulary(['computedDefault', 'expected', 'secret']);
+settingsAjv.addKeyword({ keyword: 'urlProtocols', type: 'string', schemaType: 'array', validate: keywordCheck('urlProtocols', urlProblems) });
+settingsAjv.addKeyword({ keyword: 'originList', type: 'string', schemaType: 'boolean', validate: keywordCheck('originList', originProblems) });
+
+const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
+const FALSE_WORDS = ['0', 'false', 'no', 'off'];
+
+/** A setting's text as its schema's type; a text that is not one stays as it is, to be refused. */
+function fromText(schema: SettingSchema, raw: string): unknown {
+  if (schema.type === 'integer') return /^\d+$/.test(raw) ? Number(raw) : raw;
+  if (schema.type === 'number') return /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
+  if (schema.type === 'boolean') {
+    const word = raw.toLowerCase();
+    return TRUE_WORDS.includes(word) ? true : FALSE_WORDS.includes(word) ? false : raw;
+  }
+  return raw;
+}
+
+/** What to tell an operator about one refused value, in the setting's own terms. */
+function problemOf(error: ErrorObject, texts: SettingTexts): string {
+  const name = error.instancePath.slice(1) as SettingName;
+  const schema = settingSchema(name);
+  if (!schema) return `${name || 'settings'} ${error.message ?? 'are invalid'}`;
+  const got = schema.secret ? '' : ` (got "${texts[name] ?? ''}")`;
+  if (error.keyword === 'urlProtocols' || error.keyword === 'originList') return `${name} ${error.message}`;
+  if (schema.type === 'integer') return `${name} must be a whole number from ${schema.minimum} to ${schema.maximum}${got}`;
+  if (schema.type === 'number') return `${name} must be a number from ${schema.minimum} to ${schema.maximum}${got}`;
+  if (schema.type === 'boolean') return `${name} must be true or false${got}`;
+  if (schema.enum) return `${name} must be one of ${schema.enum.join(', ')}`;
+  if (error.keyword === 'minLength') return `${name} must be at least ${schema.minLength} characters`;
+  if (error.keyword === 'pattern' && schema.expected) return `${name} must be ${schema.expected}${got}`;
+  return `${name} ${error.message}${got}`;
+}
+
+/**
+ * The environment validated against the settings schema: every setting with a fixed default is
+ * filled in. Refused values are added to `problems` and read as their default (or unset), so the
+ * rules after this still run and every invalid value is reported in one pass.
+ */
+function readSettings(env: Env, problems: string[]): { settings: Settings; texts: SettingTexts } {
+  const texts: SettingTexts = {};
+  const data: Record<string, unknown> = {};
+  for (const [name, schema] of settingEntries()) {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === '') continue;
+    texts[name] = raw;
+    data[name] = fromText(schema, raw);
+  }
+  try {
+    return { settings: envSchema<Settings>({ schema: SettingsSchema, data, env: false, ajv: settingsAjv }), texts };
+  } catch (error) {
+    const errors = (error as { errors?: ErrorObject[] }).errors;
+    if (!errors) throw error;
+    problems.push(...new Set(errors.map((e) => problemOf(e, texts))));
+    const refused = new Set(errors.map((e) => e.instancePath.slice(1)));
+    const settings: Record<string, unknown> = {};
+    for (const [name, schema] of settingEntries()) {
+      const value = refused.has(name) || !(name in data) ? schema.default : data[name];
+      if (value !== undefined) settings[name] = value;
+    }
+    return { settings: settings as Settings, texts };
+  }
+}
+
+const listOf = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+const S3_OPTIONS = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL', 'S3_FORCE_PATH_STYLE'] as const;
+
+/** S3_BUCKET turns the bucket on; the rest has defaults that suit AWS or, with S3_ENDPOINT, a compatible service. */
+function bucketSettings(settings: Settings, texts: SettingTexts, problems: string[]): S3Settings | null {
+  const bucket = settings.S3_BUCKET;
+  if (!bucket) {
+    const others = S3_OPTIONS.filter((name) => texts[name] !== undefined);
+    if (others.length > 0) problems.push(`${others.join(', ')} ${others.length === 1 ? 'is' : 'are'} set but S3_BUCKET is not`);
+    return null;
+  }
+  const endpoint = settings.S3_ENDPOINT ?? null;
+  const region = settings.S3_REGION;
+  const accessKeyId = settings.S3_ACCESS_KEY_ID ?? null;
+  const secretAccessKey = settings.S3_SECRET_ACCESS_KEY ?? null;
+  if ((accessKeyId === null) !== (secretAccessKey === null)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  const publicUrl = settings.S3_PUBLIC_URL ?? (endpoint ? `${endpoint.replace(/\/+$/, '')}/${bucket}` : `https://${bucket}.s3.${region}.amazonaws.com`);
+  return { bucket, region, endpoint, accessKeyId, secretAccessKey, publicUrl, forcePathStyle: settings.S3_FORCE_PATH_STYLE ?? endpoint !== null };
+}
 
 export function loadConfig(env: Env = process.env): AppConfig {
   const problems: string[] = [];
-  const text = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value === '' ? undefined : value;
-  };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = text(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw) || value < min || value > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
-  const decimal = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = text(name);
-    if (raw === undefined) return fallback;
-    const value = Number(raw);
-    if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
-      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
-  /** S3_BUCKET turns the bucket on; the rest has defaults that suit AWS or, with S3_ENDPOINT, a compatible service. */
-  const bucketSettings = (): S3Settings | null => {
-    const bucket = text('S3_BUCKET');
-    const others = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PUBLIC_URL', 'S3_FORCE_PATH_STYLE'].filter((n) => text(n) !== undefined);
-    if (!bucket) {
-      if (others.length > 0) problems.push(`${others.join(', ')} ${others.length === 1 ? 'is' : 'are'} set but S3_BUCKET is not`);
-      return null;
-    }
-    const endpoint = url('S3_ENDPOINT', ['http:', 'https:']);
-    const region = text('S3_REGION') ?? 'us-east-1';
-    const forcePathStyle = flag('S3_FORCE_PATH_STYLE', endpoint !== null);
-    const accessKeyId = text('S3_ACCESS_KEY_ID') ?? null;
-    const secretAccessKey = text('S3_SECRET_ACCESS_KEY') ?? null;
-    if ((accessKeyId === null) !== (secretAccessKey === null)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
-    const publicUrl =
-      url('S3_PUBLIC_URL', ['http:', 'https:']) ??
-      (endpoint ? `${endpoint.replace(/\/+$/, '')}/${bucket}` : `https://${bucket}.s3.${region}.amazonaws.com`);
-    return { bucket, region, endpoint, accessKeyId, secretAccessKey, publicUrl, forcePathStyle };
-  };
-  const url = (name: string, protocols: string[]): string | null => {
-    const raw = text(name);
-    if (raw === undefined) return null;
-    try {
-      const parsed = new URL(raw);
-      if (!protocols.includes(parsed.protocol)) {
-        problems.push(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
-      }
-      return raw;
-    } catch {
-      problems.push(`${name} is not a valid URL`);
-      return null;
-    }
-  };
-  const flag = (name: string, fallback: boolean): boolean => {
-    const raw = text(name)?.toLowerCase();
-    if (raw === undefined) return fallback;
-    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-    problems.push(`${name} must be true or false (got "${raw}")`);
-    return fallback;
-  };
+  const { settings, texts } = readSettings(env, problems);
 
-  const port = integer('PORT', 3000, 0, 65535);
-  const host = text('HOST') ?? '0.0.0.0';
-  const appUrl = (url('APP_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
-  const allowedOrigins = (text('ALLOWED_ORIGINS') ?? '')
-    .split(',')
-    .map((o) => o.trim())
-    .filter(Boolean);
-  for (const origin of allowedOrigins) {
-    try {
-      if (new URL(origin).origin !== origin) problems.push(`ALLOWED_ORIGINS entry "${origin}" must be a bare origin like https://example.com`);
-    } catch {
-      problems.push(`ALLOWED_ORIGINS entry "${origin}" is not a valid origin`);
-    }
-  }
-  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
-  const dataDir = resolve(text('DATA_DIR') ?? '.data');
-  const redisUrl = url('REDIS_URL', ['redis:', 'rediss:']);
-  const redisPrefix = text('REDIS_PREFIX') ?? 'lm';
-  if (!/^[A-Za-z0-9_.-]{1,50}$/.test(redisPrefix)) problems.push('REDIS_PREFIX may only contain letters, digits, dot, dash and underscore');
-  const smtpUrl = url('SMTP_URL', ['smtp:', 'smtps:']);
-  const mailFrom = text('MAIL_FROM') ?? 'LuxeMotors <no-reply@luxemotors.local>';
-  const mailRetrySeconds = integer('MAIL_RETRY_SECONDS', 5, 1, 3_600);
-  const logLevel = text('LOG_LEVEL') ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-  // A person at a terminal reads lines; anything else (a file, a log collector) gets JSON.
-  const logPretty = flag('LOG_PRETTY', process.stdout.isTTY === true);
-  const serveClient = flag('SERVE_CLIENT', true);
-  const apiCompression = flag('API_COMPRESSION', true);
-  const trustProxyRaw = text('TRUST_PROXY');
-  const trustProxy = trustProxyRaw === undefined ? false : trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : trustProxyRaw;
-  const dbPoolSize = integer('DB_POOL_SIZE', 10, 1, 200);
-  const listingCacheSeconds = integer('LISTING_CACHE_SECONDS', 10, 0, 3_600);
-  const pageCacheEntries = integer('PAGE_CACHE_ENTRIES', 500, 1, 100_000);
-  const pageFreshMs = integer('PAGE_FRESH_MS', 1_000, 0, 60_000);
+  const databaseUrl = settings.DATABASE_URL ?? null;
+  const redisUrl = settings.REDIS_URL ?? null;
+  const dataDir = resolve(settings.DATA_DIR);
   // In production the metrics are served only to holders of METRICS_TOKEN: without one they
   // stay off the public port unless METRICS=true says otherwise.
-  const metricsToken = text('METRICS_TOKEN') ?? null;
+  const metricsToken = settings.METRICS_TOKEN ?? null;
   const production = env.NODE_ENV === 'production';
-  const metrics = { enabled: flag('METRICS', !production || metricsToken !== null), token: metricsToken };
-  const escrow: EscrowConfig = { daySeconds: integer('ESCROW_DAY_SECONDS', 86_400, 1, 86_400 * 30) };
-  const jobs: JobsConfig = { pollSeconds: decimal('JOB_POLL_SECONDS', 1, 0.5, 60) };
-  const auctions: AuctionConfig = {
-    minSeconds: integer('AUCTION_MIN_SECONDS', 86_400, 1, 86_400 * 30),
-    extensionSeconds: integer('AUCTION_EXTENSION_SECONDS', 120, 1, 3_600),
-  };
-  const alerts: AlertConfig = {
-    digestHourUtc: integer('DIGEST_HOUR_UTC', DEFAULT_DIGEST_HOUR_UTC, 0, 23),
-    // At least a second, so a listing published and withdrawn at once alerts nobody; at most
-    // 50, so with the job poll an instant alert still leaves within the minute it promises.
-    matchDelaySeconds: integer('ALERT_MATCH_DELAY_SECONDS', 5, 1, 50),
-  };
-  const photoBucket = bucketSettings();
+  const photoBucket = bucketSettings(settings, texts, problems);
   const cores = availableParallelism();
-  const { webConcurrency, webConcurrencyNote } = processCount(text('WEB_CONCURRENCY'), { cores, databaseUrl, redisUrl }, problems);
-  // One core stays free for the event loop; the rest is shared by the server's processes.
-  const photoConcurrency = integer('PHOTO_CONCURRENCY', Math.max(1, Math.round((cores - 1) / webConcurrency)), 1, 64);
-  const transportsSetting = text('SOCKET_TRANSPORTS') ?? 'websocket,polling';
-  const socketTransports = transportsSetting.split(',').map((t) => t.trim());
-  if (socketTransports.length === 0 || !socketTransports.every((t): t is 'websocket' | 'polling' => t === 'websocket' || t === 'polling')) {
-    problems.push(`SOCKET_TRANSPORTS must be "websocket" or "websocket,polling" (got "${transportsSetting}")`);
-  }
-  const socketBacklog: SocketBacklogLimits = {
-    maxBytes: integer('SOCKET_MAX_BACKLOG_KB', 1_024, 0, 1_048_576) * 1024,
-    maxMessages: integer('SOCKET_MAX_BACKLOG_MESSAGES', 1_000, 0, 1_000_000),
-  };
-  const sessionRecheckSeconds = integer('SESSION_RECHECK_SECONDS', 60, 1, 3_600);
-  const sitemapUrlsPerFile = integer('SITEMAP_URLS_PER_FILE', SITEMAP_MAX_URLS_PER_FILE, 1, SITEMAP_MAX_URLS_PER_FILE);
-  const rateLimits: RateLimitConfig = {
-    loginPerAddressPerHour: integer('RATE_LIMIT_LOGIN_PER_IP', 100, 1, 1_000_000),
-    registerPerAddressPerHour: integer('RATE_LIMIT_REGISTER_PER_IP', 30, 1, 1_000_000),
-    recoveryPerAddressPerHour: integer('RATE_LIMIT_RECOVERY_PER_IP', 30, 1, 1_000_000),
-    emailsPerAddressPerHour: integer('RATE_LIMIT_PER_EMAIL', 5, 1, 1_000_000),
-    loginFailuresPerAccount: integer('LOGIN_FAILURES_PER_ACCOUNT', 10, 1, 1_000),
-    loginFailureWindowMinutes: integer('LOGIN_FAILURE_WINDOW_MINUTES', 15, 1, 24 * 60),
-  };
-
-  let jwtSecret = text('JWT_SECRET');
-  if (jwtSecret !== undefined && jwtSecret.length < 32) {
-    problems.push('JWT_SECRET must be at least 32 characters');
-  }
+  const { webConcurrency, webConcurrencyNote } = processCount(settings.WEB_CONCURRENCY, { cores, databaseUrl, redisUrl }, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
-  jwtSecret ??= localSecret(dataDir, 'jwt-secret');
 
   return {
-    port,
-    host,
-    appUrl,
-    allowedOrigins,
+    port: settings.PORT,
+    host: settings.HOST,
+    appUrl: (settings.APP_URL ?? `http://localhost:${settings.PORT}`).replace(/\/+$/, ''),
+    allowedOrigins: listOf(settings.ALLOWED_ORIGINS),
     databaseUrl,
     dataDir,
     redisUrl,
-    redisPrefix,
-    smtpUrl,
-    mailFrom,
-    mailRetrySeconds,
-    jwtSecret,
-    logLevel,
-    logPretty,
-    serveClient,
-    apiCompression,
-    trustProxy,
-    dbPoolSize,
-    rateLimits,
-    listingCacheSeconds,
-    pageCacheEntries,
-    pageFreshMs,
-    metrics,
-    escrow,
-    auctions,
-    alerts,
-    jobs,
+    redisPrefix: settings.REDIS_PREFIX,
+    smtpUrl: settings.SMTP_URL ?? null,
+    mailFrom: settings.MAIL_FROM,
+    mailRetrySeconds: settings.MAIL_RETRY_SECONDS,
+    jwtSecret: settings.JWT_SECRET ?? localSecret(dataDir, 'jwt-secret'),
+    logLevel: settings.LOG_LEVEL,
+    // A person at a terminal reads lines; anything else (a file, a log collector) gets JSON.
+    logPretty: settings.LOG_PRETTY ?? process.stdout.isTTY === true,
+    serveClient: settings.SERVE_CLIENT,
+    apiCompression: settings.API_COMPRESSION,
+    trustProxy: settings.TRUST_PROXY === 'true' ? true : settings.TRUST_PROXY === 'false' ? false : settings.TRUST_PROXY,
+    dbPoolSize: settings.DB_POOL_SIZE,
+    rateLimits: {
+      loginPerAddressPerHour: settings.RATE_LIMIT_LOGIN_PER_IP,
+      registerPerAddressPerHour: settings.RATE_LIMIT_REGISTER_PER_IP,
+      recoveryPerAddressPerHour: settings.RATE_LIMIT_RECOVERY_PER_IP,
+      emailsPerAddressPerHour: settings.RATE_LIMIT_PER_EMAIL,
+      loginFailuresPerAccount: settings.LOGIN_FAILURES_PER_ACCOUNT,
+      loginFailureWindowMinutes: settings.LOGIN_FAILURE_WINDOW_MINUTES,
+    },
+    listingCacheSeconds: settings.LISTING_CACHE_SECONDS,
+    pageCacheEntries: settings.PAGE_CACHE_ENTRIES,
+    pageFreshMs: settings.PAGE_FRESH_MS,
+    metrics: { enabled: settings.METRICS ?? (!production || metricsToken !== null), token: metricsToken },
+    escrow: { daySeconds: settings.ESCROW_DAY_SECONDS },
+    auctions: { minSeconds: settings.AUCTION_MIN_SECONDS, extensionSeconds: settings.AUCTION_EXTENSION_SECONDS },
+    alerts: { digestHourUtc: settings.DIGEST_HOUR_UTC, matchDelaySeconds: settings.ALERT_MATCH_DELAY_SECONDS },
+    jobs: { pollSeconds: settings.JOB_POLL_SECONDS },
     photoBucket,
-    photoConcurrency,
+    // One core stays free for the event loop; the rest is shared by the server's processes.
+    photoConcurrency: settings.PHOTO_CONCURRENCY ?? Math.max(1, Math.round((cores - 1) / webConcurrency)),
     webConcurrency,
     webConcurrencyNote,
-    socketBacklog,
-    socketTransports: socketTransports as ('websocket' | 'polling')[],
-    sessionRecheckSeconds,
-    sitemapUrlsPerFile,
+    socketBacklog: { maxBytes: settings.SOCKET_MAX_BACKLOG_KB * 1024, maxMessages: settings.SOCKET_MAX_BACKLOG_MESSAGES },
+    socketTransports: listOf(settings.SOCKET_TRANSPORTS) as ('websocket' | 'polling')[],
+    sessionRecheckSeconds: settings.SESSION_RECHECK_SECONDS,
+    sitemapUrlsPerFile: settings.SITEMAP_URLS_PER_FILE,
   };
 }
-
-const MAX_PROCESSES = 64;
 
 /**
  * How many server processes to run. The embedded database belongs to one process, and the state
@@ -337,26 +337,21 @@ const MAX_PROCESSES = 64;
  * runs one process and says why.
  */
 function processCount(
-  raw: string | undefined,
+  requested: number | undefined,
   { cores, databaseUrl, redisUrl }: { cores: number; databaseUrl: string | null; redisUrl: string | null },
   problems: string[],
 ): { webConcurrency: number; webConcurrencyNote: string | null } {
-  if (raw !== undefined) {
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw) || value < 1 || value > MAX_PROCESSES) {
-      problems.push(`WEB_CONCURRENCY must be a whole number from 1 to ${MAX_PROCESSES} (got "${raw}")`);
-      return { webConcurrency: 1, webConcurrencyNote: null };
-    }
-    if (value > 1 && !databaseUrl) {
+  if (requested !== undefined) {
+    if (requested > 1 && !databaseUrl) {
       problems.push(
-        `WEB_CONCURRENCY=${value} needs DATABASE_URL: the embedded database in DATA_DIR can be opened by one process only. Set WEB_CONCURRENCY=1 (or leave it unset), or use PostgreSQL and Redis.`,
+        `WEB_CONCURRENCY=${requested} needs DATABASE_URL: the embedded database in DATA_DIR can be opened by one process only. Set WEB_CONCURRENCY=1 (or leave it unset), or use PostgreSQL and Redis.`,
       );
-    } else if (value > 1 && !redisUrl) {
+    } else if (requested > 1 && !redisUrl) {
       problems.push(
-        `WEB_CONCURRENCY=${value} needs REDIS_URL: several processes share Socket.IO rooms, viewer counts, rate limits and session revocation through Redis.`,
+        `WEB_CONCURRENCY=${requested} needs REDIS_URL: several processes share Socket.IO rooms, viewer counts, rate limits and session revocation through Redis.`,
       );
     }
-    return { webConcurrency: value, webConcurrencyNote: null };
+    return { webConcurrency: requested, webConcurrencyNote: null };
   }
   if (cores <= 1) return { webConcurrency: 1, webConcurrencyNote: null };
   if (!databaseUrl) return { webConcurrency: 1, webConcurrencyNote: null };

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { CarDetail, CarListItem, Pagination } from '@common/schemas/cars.ts';
 import { PAGE_TITLES } from '@common/page-titles.ts';
 import { PAGES, carPath } from '@common/paths.ts';
-import { TtlCache } from '../lib/ttl-cache.ts';
+import { cachedLoad, loadingCache, type LoadingCache } from '../lib/loading-cache.ts';
 import {
   carPageHead,
   escrowPageHead,
@@ -76,8 +76,14 @@ function withoutVolatileFields(key: string, value: unknown): unknown {
 }
 
 export class PageRenderer {
-  private readonly rendered: TtlCache<string>;
-  private readonly recent: TtlCache<RenderedPage>;
+  private readonly rendered: LoadingCache<string>;
+  private readonly recent: LoadingCache<RenderedPage> | null;
+  /**
+   * Addresses of pages being drawn for `recent`, each with its number of draws under way:
+   * lru-cache lists only the pages it holds, and `forgetCar` must also stop a draw begun before
+   * the change from being kept.
+   */
+  private readonly drawing = new Map<string, number>();
   private drawn = 0;
   private readonly template: { headStart: string; headRest: string; beforeRoot: string; afterRoot: string };
 
@@ -93,8 +99,8 @@ export class PageRenderer {
     freshMs: number,
   ) {
     this.template = splitTemplate(template);
-    this.rendered = new TtlCache<string>(RENDER_CACHE_MS, cacheEntries);
-    this.recent = new TtlCache<RenderedPage>(freshMs, cacheEntries);
+    this.rendered = loadingCache<string>(RENDER_CACHE_MS, cacheEntries)!;
+    this.recent = loadingCache<RenderedPage>(freshMs, cacheEntries);
   }
 
   /** Drawn pages held for reuse now: never more than the cache's bound. */
@@ -104,7 +110,7 @@ export class PageRenderer {
 
   /** Pages as sent held for the moment they are served again: never more than the cache's bound. */
   get pagesSent(): number {
-    return this.recent.size;
+    return this.recent?.size ?? 0;
   }
 
   /** Pages drawn since start (cache misses and the warm-up). */
@@ -132,13 +138,31 @@ export class PageRenderer {
   async render(url: URL): Promise<RenderedPage | null> {
     const plan = this.entry.planServerPage(url);
     if (!plan) return null;
-    return this.recent.get(`${url.pathname}${url.search}`, () => this.draw(url, plan), (page) => page.status < 500);
+    const key = `${url.pathname}${url.search}`;
+    const page = await cachedLoad(this.recent, key, () => this.drawCounted(key, url, plan));
+    // A 503 goes to the requests that waited for it and is then dropped, never served again.
+    if (page.status >= 500 && this.recent?.peek(key) === page) this.recent.delete(key);
+    return page;
+  }
+
+  private async drawCounted(key: string, url: URL, plan: ServerPagePlan): Promise<RenderedPage> {
+    this.drawing.set(key, (this.drawing.get(key) ?? 0) + 1);
+    try {
+      return await this.draw(url, plan);
+    } finally {
+      const left = (this.drawing.get(key) ?? 1) - 1;
+      if (left > 0) this.drawing.set(key, left);
+      else this.drawing.delete(key);
+    }
   }
 
   /** Drops the pages a change to car `carId` makes stale: its own and every list of cars. */
   forgetCar(carId: number): void {
+    if (!this.recent) return;
     const own = carPath(carId);
-    this.recent.forget((key) => !key.startsWith(carPath('')) || key === own || key.startsWith(`${own}?`));
+    const stale = (key: string) => !key.startsWith(carPath('')) || key === own || key.startsWith(`${own}?`);
+    // Deleting a key whose page is being drawn lets that draw finish for its requests unkept.
+    for (const key of [...this.recent.keys(), ...this.drawing.keys()]) if (stale(key)) this.recent.delete(key);
   }
 
   private async draw(url: URL, plan: ServerPagePlan): Promise<RenderedPage> {
@@ -200,7 +224,7 @@ export class PageRenderer {
    */
   private cachedBody(url: URL, data: PageData): Promise<string> {
     const digest = createHash('sha256').update(JSON.stringify(data, withoutVolatileFields)).digest('base64url');
-    return this.rendered.get(`${url.pathname}${url.search}#${digest}`, () => this.renderBody(url, data));
+    return cachedLoad(this.rendered, `${url.pathname}${url.search}#${digest}`, () => this.renderBody(url, data));
   }
 
   private renderBody(url: URL, data: PageData): Promise<string> {

@@ -6,7 +6,7 @@ import { fromProjectRoot } from '../../../db/project-root.ts';
 import { matchPage, PAGES } from '@common/paths.ts';
 import { parseId } from '@common/ids.ts';
 import { heroImageTag, SCREEN_MODULES, screenPreloadTags, withHeadTags, type ViteManifest } from '../lib/page-preloads.ts';
-import { TtlCache } from '../lib/ttl-cache.ts';
+import { cachedLoad, loadingCache } from '../lib/loading-cache.ts';
 import { sendAppPage } from '../lib/app-page.ts';
 import { loadServerEntry, PageRenderer, type ReadApi } from '../pages/page-renderer.ts';
 import type { CarDetail } from '@common/schemas/cars.ts';
@@ -93,13 +93,13 @@ const HERO_CACHE_MS = 30_000;
  */
 function pageRenderer(app: FastifyInstance, shell: string, manifest: ViteManifest): (path: string) => Promise<string> {
   const screens = new Map(Object.entries(SCREEN_MODULES).map(([page, module]) => [page, withHeadTags(shell, screenPreloadTags(manifest, module))]));
-  const heroes = new TtlCache<string>(HERO_CACHE_MS, 2_000);
+  const heroes = loadingCache<string>(HERO_CACHE_MS, 2_000);
   return async (path) => {
     const match = matchPage(path);
     const page = (match && screens.get(match.page)) ?? shell;
     const carId = match?.page === 'car' ? parseId(match.params[0] ?? '') : null;
     if (carId === null) return page;
-    const hero = await heroes.get(String(carId), () =>
+    const hero = await cachedLoad(heroes, String(carId), () =>
       app.services.cars.get(carId).then(heroImageTag, () => ''),
     );
     return withHeadTags(page, hero);

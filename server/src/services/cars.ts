@@ -4,7 +4,7 @@ import { cars, offers, orders, reviews, sellers, watchlist } from '../../../db/s
 import { secondChanceRunnerUp } from './offers/second-chance.ts';
 import { normalizeSearchText } from '../../../db/search-text.ts';
 import { notFound } from '../lib/errors.ts';
-import { TtlCache } from '../lib/ttl-cache.ts';
+import { cachedLoad, loadingCache, type LoadingCache } from '../lib/loading-cache.ts';
 import type { AuctionDetail, AuctionSummary, CarDetail, CarListItem, OwnListing, Pagination } from '@common/schemas/cars.ts';
 import type { CarStatus } from '@common/car-lifecycle.ts';
 import { LUXURY_MIN_PRICE, carVisibleTo, type ListingSort } from '@common/listing.ts';
@@ -192,12 +192,15 @@ export interface CarsServiceOptions {
   listingCacheMs?: number;
 }
 
+/** Distinct listing queries whose results are held at once (each filter, sort and page is one). */
+const LISTING_CACHE_ENTRIES = 5_000;
+
 export class CarsService {
-  private readonly totals: TtlCache<number>;
+  private readonly totals: LoadingCache<number> | null;
   private readonly escrowDaySeconds: number;
-  private readonly pageIds: TtlCache<number[]>;
+  private readonly pageIds: LoadingCache<number[]> | null;
   /** Popular order moves with every bid, so its pages are kept only briefly and dropped on each bid. */
-  private readonly popularIds = new TtlCache<number[]>(1_000);
+  private readonly popularIds = loadingCache<number[]>(1_000, LISTING_CACHE_ENTRIES);
   // The hot reads are built once: building a drizzle query costs more than running it.
   private readonly rowsByIdsQuery;
   private readonly detailQuery;
@@ -208,9 +211,9 @@ export class CarsService {
     private readonly viewers: ViewerCounts = noViewers,
     options: CarsServiceOptions = {},
   ) {
-    this.totals = new TtlCache(options.listingCacheMs ?? 0);
+    this.totals = loadingCache(options.listingCacheMs ?? 0, LISTING_CACHE_ENTRIES);
     this.escrowDaySeconds = options.escrowDaySeconds ?? 86_400;
-    this.pageIds = new TtlCache(options.listingCacheMs ?? 0);
+    this.pageIds = loadingCache(options.listingCacheMs ?? 0, LISTING_CACHE_ENTRIES);
     this.rowsByIdsQuery = db
       .select(listingColumns)
       .from(cars)
@@ -233,14 +236,14 @@ export class CarsService {
 
   /** Forgets cached listing results, after the catalogue itself changed. */
   clearListingCache(): void {
-    this.totals.clear();
-    this.pageIds.clear();
-    this.popularIds.clear();
+    this.totals?.clear();
+    this.pageIds?.clear();
+    this.popularIds?.clear();
   }
 
   /** A bid changed some car's place in the popular order. */
   bidPlaced(): void {
-    this.popularIds.clear();
+    this.popularIds?.clear();
   }
 
   async list(query: ListingQuery): Promise<{ cars: CarListItem[]; pagination: Pagination }> {
@@ -252,12 +255,10 @@ export class CarsService {
       // Popular order moves with live viewers and bids: see popularPage.
       query.sort === 'popular'
         ? this.popularPage(conditions, criteria, offset, query.limit)
-        : this.pageIds
-            .get(`${criteria}|${query.sort}|${offset}|${query.limit}`, async () =>
-              (await this.page(conditions, listingOrder(query.sort), offset, query.limit)).map((row) => row.id),
-            )
-            .then((ids) => this.rowsByIds(ids)),
-      this.totals.get(criteria, async () => (await this.db.select({ total: count() }).from(cars).where(and(...conditions)))[0]?.total ?? 0),
+        : cachedLoad(this.pageIds, `${criteria}|${query.sort}|${offset}|${query.limit}`, async () =>
+            (await this.page(conditions, listingOrder(query.sort), offset, query.limit)).map((row) => row.id),
+          ).then((ids) => this.rowsByIds(ids)),
+      cachedLoad(this.totals, criteria, async () => (await this.db.select({ total: count() }).from(cars).where(and(...conditions)))[0]?.total ?? 0),
     ]);
     return {
       cars: rows.map((row) => this.toListItem(row)),
@@ -273,7 +274,7 @@ export class CarsService {
     const ranking = this.viewers.ranking();
     const byBids = listingOrder('popular');
     if (ranking.length === 0) {
-      const ids = await this.popularIds.get(`${criteria}|${offset}|${limit}`, async () => (await this.page(conditions, byBids, offset, limit)).map((row) => row.id));
+      const ids = await cachedLoad(this.popularIds, `${criteria}|${offset}|${limit}`, async () => (await this.page(conditions, byBids, offset, limit)).map((row) => row.id));
       return this.rowsByIds(ids);
     }
     const watchedIds = ranking.map((r) => r.carId);
