@@ -1,12 +1,13 @@
 import type { AuctionResult, Bid, ChatMessage, Notification, Offer, OrderWithEvents } from './api-types.ts';
 import type { CarStatus } from './car-lifecycle.ts';
+import type { ErrorCode } from './error-codes.ts';
 
 /**
  * The Socket.IO events of the contract, both ways: the server's `Server` and the web client's
  * socket are typed with these maps, so an event name or payload can change in one place only.
  */
 
-export type Ack<T> = (response: { ok: true; data: T } | { ok: false; error: string; code: string }) => void;
+export type Ack<T> = (response: { ok: true; data: T } | { ok: false; error: string; code: ErrorCode }) => void;
 
 /** Pushed payloads carry the server's send time (epoch ms) for latency measurement. */
 export type Stamped<T> = T & { emittedAt: number };

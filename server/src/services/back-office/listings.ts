@@ -10,6 +10,7 @@ import { recordAudit } from '../audit.ts';
 import { carTitle } from '../chat.ts';
 import type { NotificationsService } from '../notifications.ts';
 import { auditActor, type Staff } from './staff.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 const FLAGGED_LIMIT = 200;
 
@@ -27,7 +28,7 @@ export class ListingModeration {
 
   async hide(staff: Staff, carId: number, reason: string): Promise<{ id: number; status: CarStatus }> {
     return this.moderate(staff, carId, reason, (car) => {
-      if (car.status === 'hidden') throw conflict('ALREADY_HIDDEN', 'This listing is already hidden');
+      if (car.status === 'hidden') throw conflict(ErrorCode.ALREADY_HIDDEN);
       return {
         set: { status: 'hidden', hiddenFromStatus: car.status, hiddenBy: 'operator' },
         action: 'car.hide',
@@ -39,8 +40,8 @@ export class ListingModeration {
 
   async restore(staff: Staff, carId: number, reason: string): Promise<{ id: number; status: CarStatus }> {
     return this.moderate(staff, carId, reason, (car) => {
-      if (car.status !== 'hidden' || !car.hiddenFromStatus) throw conflict('NOT_HIDDEN', 'This listing is not hidden');
-      if (car.hiddenBy === 'suspension') throw conflict('SELLER_SUSPENDED', "This listing comes back when its seller's account is unsuspended");
+      if (car.status !== 'hidden' || !car.hiddenFromStatus) throw conflict(ErrorCode.NOT_HIDDEN);
+      if (car.hiddenBy === 'suspension') throw conflict(ErrorCode.SELLER_SUSPENDED);
       return {
         set: { status: car.hiddenFromStatus, hiddenFromStatus: null, hiddenBy: null },
         action: 'car.restore',

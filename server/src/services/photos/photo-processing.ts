@@ -1,5 +1,6 @@
 import type { Sharp } from 'sharp';
 import { AppError } from '../../lib/errors.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 /**
  * Most a card image may weigh: a listing page shows twelve of them at once. Grainy photos (high
@@ -80,7 +81,7 @@ export class PhotoProcessor {
 }
 
 export const unsupportedImage = () =>
-  new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Photos must be JPEG, PNG or WebP images');
+  new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Photos must be JPEG, PNG or WebP images');
 
 /**
  * Decodes an uploaded photo and encodes it afresh in every size, as WebP and JPEG. Decoding runs
@@ -96,13 +97,13 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
     // The header only: its pixel count is checked below, before anything is decoded.
     metadata = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
-    throw new AppError(400, 'INVALID_IMAGE', 'This image could not be read. Try another file.');
+    throw new AppError(ErrorCode.INVALID_IMAGE);
   }
   const { width = 0, height = 0 } = metadata;
   if (width * height > MAX_PHOTO_PIXELS) {
-    throw new AppError(400, 'IMAGE_TOO_LARGE', `Photos may have at most ${MAX_PHOTO_PIXELS / 1_000_000} megapixels`);
+    throw new AppError(ErrorCode.IMAGE_TOO_LARGE, `Photos may have at most ${MAX_PHOTO_PIXELS / 1_000_000} megapixels`);
   }
-  if (width < 1 || height < 1) throw new AppError(400, 'INVALID_IMAGE', 'This image could not be read. Try another file.');
+  if (width < 1 || height < 1) throw new AppError(ErrorCode.INVALID_IMAGE);
 
   try {
     // Decoded once, at gallery size (JPEG decodes at a fraction of its size when it can), then
@@ -126,6 +127,6 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
     return { width: gallery.info.width, height: gallery.info.height, files: { card: cardFiles, gallery: galleryFiles } };
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError(400, 'INVALID_IMAGE', 'This image could not be read. Try another file.');
+    throw new AppError(ErrorCode.INVALID_IMAGE);
   }
 }
