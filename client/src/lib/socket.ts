@@ -4,6 +4,7 @@ import { API_BASE_URL, ensureFreshAccessToken, refreshAccessToken } from './api-
 import { useConnectionStore, type ConnectionStatus } from './connection-store.ts';
 import { refreshJournal } from './refresh-journal.ts';
 import { useSessionStore, type SessionData } from './session-store.ts';
+import { CLIENT_ERRORS, ClientErrorCode, type AnyErrorCode } from './client-error-codes.ts';
 
 /**
  * The app's ONE Socket.IO connection (contract §Real-time), created lazily by the first screen
@@ -19,7 +20,7 @@ import { useSessionStore, type SessionData } from './session-store.ts';
  * runs after every (re)connect.
  */
 
-export type AckResult<T> = { ok: true; data: T } | { ok: false; error: string; code: string };
+export type AckResult<T> = { ok: true; data: T } | { ok: false; error: string; code: AnyErrorCode };
 
 export interface ConnectInfo {
   /** The server restored the previous session (rooms included); still re-sync. */
@@ -242,11 +243,11 @@ export function onSessionRevoked(handler: () => void): () => void {
 export async function emitWithAck<T>(event: keyof ClientToServerEvents, payload: unknown, timeoutMs = ACK_TIMEOUT_MS): Promise<AckResult<T>> {
   getSocket();
   const s = socket;
-  if (!s?.connected) return { ok: false, error: 'Not connected', code: 'OFFLINE' };
+  if (!s?.connected) return { ok: false, error: CLIENT_ERRORS.OFFLINE.message, code: ClientErrorCode.OFFLINE };
   try {
     return (await s.timeout(timeoutMs).emitWithAck(event, payload)) as AckResult<T>;
   } catch {
-    return { ok: false, error: 'The server did not answer in time', code: 'TIMEOUT' };
+    return { ok: false, error: CLIENT_ERRORS.TIMEOUT.message, code: ClientErrorCode.TIMEOUT };
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import { Link, useLocation } from 'react-router-dom';
+import { ErrorCode } from '@common/error-codes.ts';
 import { LockIcon, ShieldCheckIcon, type IconProps } from '../../../components/ui/icons.tsx';
 import type { SessionUser } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
@@ -80,7 +81,7 @@ export function NoConsoleAccess() {
 
 /** The API turned the console away: not staff after all, or no second factor on this session. */
 export function ConsoleRefused({ refusal, user }: { refusal: ConsoleRefusal; user: SessionUser }) {
-  if (refusal === 'NOT_ALLOWED') return <NoConsoleAccess />;
+  if (refusal === ErrorCode.NOT_ALLOWED) return <NoConsoleAccess />;
   return <SecondFactorNeeded user={user} />;
 }
 
