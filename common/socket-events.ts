@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { AUCTION_OUTCOMES } from './auction-rules.ts';
 import { CAR_STATUSES } from './car-lifecycle.ts';
+import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
 import { RecordedBidSchema } from './schemas/bids.ts';
 import { ChatMessageSchema } from './schemas/chat.ts';
 import { IsoDateTime, Nullable, StringEnum, strict } from './schemas/kit.ts';
@@ -81,7 +82,7 @@ export type ServerToClientEvents = { [E in ServerEventName]: (payload: ServerEve
 // ── Client → server ──────────────────────────────────────────────────────────────────────────
 
 /** A refused client event, answered through its acknowledgement. */
-export const AckRefusalSchema = Type.Object({ ok: Type.Literal(false), error: Type.String(), code: Type.String() });
+export const AckRefusalSchema = Type.Object({ ok: Type.Literal(false), error: Type.String(), code: StringEnum(Object.keys(ERROR_CODES) as ErrorCode[]) });
 
 /** What every client event's acknowledgement receives: `{ok: true, data}` or the refusal. */
 export type AckResponse<T> = { ok: true; data: T } | Static<typeof AckRefusalSchema>;

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { ERROR_CODES, type ErrorCode } from '../error-codes.ts';
 
 /** The contract's two answer shapes: `{ data }` on success, `{ error, code, details? }` on failure. */
 
@@ -6,7 +7,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 export const ErrorBody = Type.Object(
   {
     error: Type.String({ description: 'Human sentence the client shows' }),
-    code: Type.String({ description: 'Machine-readable code, e.g. VALIDATION_FAILED' }),
+    code: Type.Unsafe<ErrorCode>({ type: 'string', enum: Object.keys(ERROR_CODES), description: 'Machine-readable code, one of common/error-codes.ts (e.g. VALIDATION_FAILED)' }),
     details: Type.Optional(Type.Unknown()),
   },
   { title: 'Error' },

@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import databasePlugin from './plugins/database.ts';
-import errorsPlugin from './plugins/errors.ts';
+import errorsPlugin, { answerFrameworkError } from './plugins/errors.ts';
 import shapeCheckPlugin from './plugins/shape-check.ts';
 import inputLimitsPlugin from './plugins/input-limits.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
@@ -83,6 +83,7 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: answerFrameworkError,
     forceCloseConnections: 'idle',
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();

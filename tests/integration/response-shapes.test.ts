@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../common/error-codes.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,7 +54,7 @@ beforeAll(async () => {
         data: answers[request.params.case] as never,
       }));
       typed.get('/refused', { schema: { response: { 200: Envelope(Car), 409: ErrorBody, ...commonErrors } } }, async () => {
-        throw new AppError(409, 'LISTING_LOCKED', 'The listing is locked');
+        throw new AppError(ErrorCode.LISTING_LOCKED, 'The listing is locked');
       });
       typed.get('/undeclared-error', { schema: { response: { 200: Envelope(Car), ...commonErrors } } }, async (_request, reply) =>
         reply.status(418 as 200).send({ teapot: true } as never),

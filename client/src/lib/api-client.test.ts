@@ -102,12 +102,23 @@ describe('api', () => {
     await expect(api.get('/x')).rejects.toMatchObject({ message: 'Request failed', status: 502 });
   });
 
+  it("shows a listed code's sentence when the answer has none, and drops a code outside the list", async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(409, { code: 'LISTING_LOCKED' }));
+    await expect(api.get('/x')).rejects.toMatchObject({ message: 'This listing can no longer be changed', status: 409, code: 'LISTING_LOCKED' });
+
+    fetchMock.mockResolvedValueOnce(jsonResponse(409, { error: 'Something new', code: 'SOMETHING_NEW' }));
+    const unknown = (await api.get('/x').catch((e: unknown) => e)) as ApiError;
+    expect(unknown).toMatchObject({ message: 'Something new', status: 409 });
+    expect(unknown.code).toBeUndefined();
+  });
+
   it('maps a network failure to status 0 and "Network error occurred"', async () => {
     fetchMock.mockRejectedValueOnce(new TypeError('fetch failed'));
     await expect(api.get('/x')).rejects.toMatchObject({
       name: 'ApiError',
       message: 'Network error occurred',
       status: 0,
+      code: 'NETWORK_ERROR',
     });
   });
 

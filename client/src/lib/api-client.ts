@@ -1,3 +1,5 @@
+import { ERROR_CODES, isErrorCode } from '@common/error-codes.ts';
+import { CLIENT_ERRORS, ClientErrorCode, type AnyErrorCode } from './client-error-codes.ts';
 import { readLatestSession, useSessionStore } from './session-store.ts';
 import { recordRotation, refreshJournal, rotatedPair, type TokenPair } from './refresh-journal.ts';
 import { recordServerDate } from './server-clock.ts';
@@ -9,10 +11,11 @@ import { recordServerDate } from './server-clock.ts';
 
 export class ApiError extends Error {
   readonly status: number;
-  readonly code?: string;
+  /** A code of the server's list (common/error-codes.ts) or of the web app's own; absent for an answer without a known one. */
+  readonly code?: AnyErrorCode;
   readonly details?: unknown;
 
-  constructor(message: string, status: number, extra: { code?: string; details?: unknown } = {}) {
+  constructor(message: string, status: number, extra: { code?: AnyErrorCode; details?: unknown } = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -21,13 +24,11 @@ export class ApiError extends Error {
   }
 }
 
-export const NETWORK_ERROR_MESSAGE = 'Network error occurred';
+export const NETWORK_ERROR_MESSAGE = CLIENT_ERRORS.NETWORK_ERROR.message;
 export const DEFAULT_ERROR_MESSAGE = 'Request failed';
 export const NO_REFRESH_TOKEN_MESSAGE = 'No refresh token available';
 export const REFRESH_FAILED_MESSAGE = 'Failed to refresh token';
 export const REFRESH_NETWORK_ERROR_MESSAGE = 'Network error during token refresh';
-/** `code` of the error a call rejects with when its session could not be refreshed. */
-export const SESSION_EXPIRED_CODE = 'SESSION_EXPIRED';
 /** Name of the Web Lock that serialises refreshes across the tabs of one browser. */
 export const REFRESH_LOCK_NAME = 'luxemotors-refresh';
 const REFRESH_PATH = '/api/auth/refresh-token';
@@ -117,8 +118,12 @@ async function send(
     return response;
   } catch (error) {
     if (isAbortError(error) || init.signal?.aborted) throw error;
-    throw new ApiError(NETWORK_ERROR_MESSAGE, 0);
+    throw networkError();
   }
+}
+
+function networkError(): ApiError {
+  return new ApiError(NETWORK_ERROR_MESSAGE, 0, { code: ClientErrorCode.NETWORK_ERROR });
 }
 
 function pickString(value: unknown): string | undefined {
@@ -139,11 +144,10 @@ async function readResponse<T>(response: Response): Promise<T> {
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
 
   if (!response.ok) {
-    const message = pickString(record.message) ?? pickString(record.error) ?? DEFAULT_ERROR_MESSAGE;
-    throw new ApiError(message, response.status, {
-      code: pickString(record.code),
-      details: record.details,
-    });
+    // A code outside the list (a proxy's page, a newer server) is left out rather than trusted.
+    const code = isErrorCode(record.code) ? record.code : undefined;
+    const message = pickString(record.message) ?? pickString(record.error) ?? (code ? ERROR_CODES[code].message : DEFAULT_ERROR_MESSAGE);
+    throw new ApiError(message, response.status, { code, details: record.details });
   }
   if (!parsed) throw new Error('The server sent a response that is not JSON');
   if (!text) return undefined as T; // 204 No Content and friends
@@ -163,7 +167,7 @@ let refreshInFlight: Promise<string> | null = null;
 function refreshError(message: string, status: number): ApiError {
   useSessionStore.getState().clearSession();
   void refreshJournal()?.clear().catch(() => undefined);
-  return new ApiError(message, status, { code: SESSION_EXPIRED_CODE });
+  return new ApiError(message, status, { code: ClientErrorCode.SESSION_EXPIRED });
 }
 
 /** Runs `task` under the cross-tab refresh lock when the browser has Web Locks. */
@@ -329,12 +333,12 @@ function sendForm(path: string, form: FormData, accessToken: string | null, opti
       try {
         resolve(new Response(noBody ? null : text, { status: xhr.status }));
       } catch {
-        reject(new ApiError(NETWORK_ERROR_MESSAGE, 0));
+        reject(networkError());
       }
     };
     xhr.onerror = () => {
       settle();
-      reject(new ApiError(NETWORK_ERROR_MESSAGE, 0));
+      reject(networkError());
     };
     xhr.ontimeout = xhr.onerror;
     xhr.onabort = () => {

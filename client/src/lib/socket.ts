@@ -1,9 +1,10 @@
 import type { io as createIo, Socket } from 'socket.io-client';
-import type { AckResponse, ClientEventAck, ClientEventName, ClientEventPayload, ServerToClientEvents } from '@common/socket-events.ts';
+import type { ClientEventAck, ClientEventName, ClientEventPayload, ServerToClientEvents } from '@common/socket-events.ts';
 import { API_BASE_URL, ensureFreshAccessToken, refreshAccessToken } from './api-client.ts';
 import { useConnectionStore, type ConnectionStatus } from './connection-store.ts';
 import { refreshJournal } from './refresh-journal.ts';
 import { useSessionStore, type SessionData } from './session-store.ts';
+import { CLIENT_ERRORS, ClientErrorCode, type AnyErrorCode } from './client-error-codes.ts';
 
 /**
  * The app's ONE Socket.IO connection (contract §Real-time), created lazily by the first screen
@@ -19,6 +20,7 @@ import { useSessionStore, type SessionData } from './session-store.ts';
  * runs after every (re)connect.
  */
 
+export type AckResult<T> = { ok: true; data: T } | { ok: false; error: string; code: AnyErrorCode };
 
 export interface ConnectInfo {
   /** The server restored the previous session (rooms included); still re-sync. */
@@ -238,14 +240,14 @@ export function onSessionRevoked(handler: () => void): () => void {
 }
 
 /** Emits a client event and waits for its acknowledgement; never throws. */
-export async function emitWithAck<E extends ClientEventName>(event: E, payload: ClientEventPayload<E>, timeoutMs = ACK_TIMEOUT_MS): Promise<AckResponse<ClientEventAck<E>>> {
+export async function emitWithAck<E extends ClientEventName>(event: E, payload: ClientEventPayload<E>, timeoutMs = ACK_TIMEOUT_MS): Promise<AckResult<ClientEventAck<E>>> {
   getSocket();
   const s = socket;
-  if (!s?.connected) return { ok: false, error: 'Not connected', code: 'OFFLINE' };
+  if (!s?.connected) return { ok: false, error: CLIENT_ERRORS.OFFLINE.message, code: ClientErrorCode.OFFLINE };
   try {
-    return (await s.timeout(timeoutMs).emitWithAck(event, payload)) as AckResponse<ClientEventAck<E>>;
+    return (await s.timeout(timeoutMs).emitWithAck(event, payload)) as AckResult<ClientEventAck<E>>;
   } catch {
-    return { ok: false, error: 'The server did not answer in time', code: 'TIMEOUT' };
+    return { ok: false, error: CLIENT_ERRORS.TIMEOUT.message, code: ClientErrorCode.TIMEOUT };
   }
 }
 

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError, unauthorized } from '../lib/errors.ts';
+import { forbidden, unauthorized } from '../lib/errors.ts';
 import { FallbackWindowCounter, MemoryWindowCounter, RedisWindowCounter } from '../lib/window-counter.ts';
 import { AccessTokens } from '../services/access-tokens.ts';
-import { AuthService, MESSAGES, type ActiveSession } from '../services/auth.ts';
+import { AuthService, type ActiveSession } from '../services/auth.ts';
 import { TwoFactor } from '../services/two-factor.ts';
 import { isStaff } from '@common/back-office.ts';
+import { ERROR_CODES, ErrorCode } from '@common/error-codes.ts';
 
 /**
  * Who is calling. `authenticate` requires a valid access token for a session that is still
@@ -51,7 +52,7 @@ export default fp(
 
     const authenticate: preHandlerAsyncHookHandler = async (request) => {
       const session = await identify(request);
-      if (!session) throw unauthorized('Authentication required');
+      if (!session) throw unauthorized();
       request.session = session;
     };
 
@@ -64,7 +65,7 @@ export default fp(
       authenticate,
       (async (request) => {
         if (!request.session?.emailVerified) {
-          throw new AppError(403, 'EMAIL_NOT_VERIFIED', `${MESSAGES.notVerified}. Verify your email to continue.`);
+          throw forbidden(ErrorCode.EMAIL_NOT_VERIFIED, `${ERROR_CODES.EMAIL_NOT_VERIFIED.message}. Verify your email to continue.`);
         }
       }) as preHandlerAsyncHookHandler,
     ]);
@@ -74,9 +75,9 @@ export default fp(
       authenticate,
       (async (request) => {
         const session = request.session!;
-        if (!isStaff(session.role)) throw new AppError(403, 'NOT_ALLOWED', 'This needs an operator account.');
+        if (!isStaff(session.role)) throw forbidden(ErrorCode.NOT_ALLOWED, 'This needs an operator account.');
         if (!session.secondFactor) {
-          throw new AppError(403, 'TOTP_REQUIRED', 'The console needs two-factor sign-in: set it up in Settings, then sign in again with a code.');
+          throw forbidden(ErrorCode.TOTP_REQUIRED, 'The console needs two-factor sign-in: set it up in Settings, then sign in again with a code.');
         }
       }) as preHandlerAsyncHookHandler,
     ];

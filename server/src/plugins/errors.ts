@@ -1,9 +1,10 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { describeIssues, type SchemaIssue } from '@common/validation.ts';
 import { PHOTO_TOO_LARGE_MESSAGE } from '@common/listing.ts';
-import { AppError } from '../lib/errors.ts';
+import { AppError, errorBody, sendError } from '../lib/errors.ts';
 import { sendAppPage } from '../lib/app-page.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 /**
  * The one place errors become responses: `{ error, code, details? }`, never a stack trace,
@@ -16,52 +17,41 @@ export default fp(
         // Every 429 says when to come back (the sign-in lockout's included).
         const retryAfter = (error.details as { retryAfter?: unknown } | undefined)?.retryAfter;
         if (error.statusCode === 429 && typeof retryAfter === 'number' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(Math.max(1, retryAfter)));
-        return reply.status(error.statusCode).send({
-          error: error.message,
-          code: error.code,
-          ...(error.details === undefined ? {} : { details: error.details }),
-        });
+        return reply.status(error.statusCode).send(errorBody(error.code, error.message, error.details));
       }
       if (error.validation) {
         const context = error.validationContext ?? 'body';
         const schema = (request.routeOptions.schema as Record<string, unknown> | undefined)?.[context];
         const issues = describeIssues(schema, error.validation as SchemaIssue[], context);
-        return reply.status(400).send({ error: issues[0]?.message ?? 'Invalid request', code: 'VALIDATION_FAILED', details: issues });
+        return sendError(reply, ErrorCode.VALIDATION_FAILED, issues[0]?.message, issues);
       }
       if (isDatabaseUnavailable(error)) {
         request.log.warn({ err: error }, 'database unavailable');
-        return reply
-          .status(503)
-          .header('retry-after', String(RETRY_AFTER_SECONDS))
-          .send({ error: 'The service is briefly unavailable. Please try again in a moment.', code: 'SERVICE_UNAVAILABLE' });
+        return sendError(reply.header('retry-after', String(RETRY_AFTER_SECONDS)), ErrorCode.SERVICE_UNAVAILABLE);
       }
       const status = error.statusCode ?? 500;
-      if (status === 415) {
-        return reply.status(415).send({ error: 'Requests must be sent as JSON (Content-Type: application/json)', code: 'UNSUPPORTED_MEDIA_TYPE' });
-      }
+      if (status === 415) return sendError(reply, ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Requests must be sent as JSON (Content-Type: application/json)');
       if (status === 413) {
         const message =
           error.code === 'FST_REQ_FILE_TOO_LARGE'
             ? PHOTO_TOO_LARGE_MESSAGE
             : error.code === 'FST_FILES_LIMIT' || error.code === 'FST_PARTS_LIMIT' || error.code === 'FST_FIELDS_LIMIT'
               ? 'Send one photo per request, in the field "file"'
-              : 'The request body is too large';
-        return reply.status(413).send({ error: message, code: 'PAYLOAD_TOO_LARGE' });
+              : undefined;
+        return sendError(reply, ErrorCode.PAYLOAD_TOO_LARGE, message);
       }
-      if (status === 429) {
-        return reply.status(429).send({ error: error.message || 'Too many requests. Please try again later.', code: 'RATE_LIMITED' });
-      }
+      if (status === 429) return sendError(reply, ErrorCode.RATE_LIMITED, error.message || undefined);
       if (status >= 400 && status < 500) {
         // Fastify's own client errors (malformed JSON, empty body with a JSON content type, ...).
-        const message = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is empty' : 'The request body is not valid JSON';
-        const isBodyError = error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError;
-        return reply.status(status).send({
-          error: isBodyError ? message : 'The request could not be processed',
-          code: isBodyError ? 'INVALID_BODY' : 'BAD_REQUEST',
-        });
+        if (error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError) {
+          return sendError(reply, ErrorCode.INVALID_BODY, error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is empty' : 'The request body is not valid JSON');
+        }
+        if (status === 404) return sendError(reply, ErrorCode.NOT_FOUND);
+        // Any other refusal by Fastify or a plugin is answered with a code of the list, so with its status.
+        return sendError(reply, ErrorCode.BAD_REQUEST);
       }
       request.log.error({ err: error }, 'unhandled error');
-      return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' });
+      return sendError(reply, ErrorCode.INTERNAL_ERROR);
     });
 
     const appShell: AppShell = { html: null };
@@ -72,13 +62,25 @@ export default fp(
         const page = appShell.render ? await appShell.render(new URL(request.url, 'http://page.invalid')) : { status: 200, html: appShell.html };
         return sendAppPage(reply, page);
       }
-      return reply.status(404).send({ error: `No route for ${request.method} ${path}`, code: 'NOT_FOUND' });
+      return sendError(reply, ErrorCode.NOT_FOUND, `No route for ${request.method} ${path}`);
     });
   },
   { name: 'errors' },
 );
 
 const RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Fastify's `frameworkErrors`: what it refuses before any route runs, answered in the
+ * contract's shape rather than Fastify's own. A path parameter longer than any id or name we
+ * keep names nothing, as a malformed id does (404).
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return void sendError(reply, ErrorCode.NOT_FOUND);
+  if (error.code === 'FST_ERR_BAD_URL') return void sendError(reply, ErrorCode.BAD_REQUEST, 'The address is not a valid URL');
+  request.log.error({ err: error }, 'request refused before routing');
+  sendError(reply, ErrorCode.INTERNAL_ERROR);
+}
 
 /** Connection-level failures (the database is down, restarting or out of reach), not bad queries. */
 const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);

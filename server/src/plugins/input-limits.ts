@@ -99,7 +99,7 @@ export default fp(
     });
     app.addHook('preValidation', async (request) => {
       // No record is named with a NUL, so such a path names nothing (and never reaches a query).
-      if (inputProblem(request.params)) throw notFound('Not found');
+      if (inputProblem(request.params)) throw notFound();
       for (const [part, value] of [
         ['querystring', request.query],
         ['body', request.body],

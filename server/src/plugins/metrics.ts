@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'drizzle-orm';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ErrorCode } from '@common/error-codes.ts';
+import { sendError } from '../lib/errors.ts';
 
 /** Live state the gauges read when collected. */
 export interface LiveFigures {
@@ -112,7 +114,7 @@ export default fp(
       if (token) {
         const given = Buffer.from(request.headers.authorization ?? '');
         if (given.length !== token.length || !timingSafeEqual(given, token)) {
-          return reply.status(401).send({ error: 'Metrics need a valid token', code: 'UNAUTHORIZED' });
+          return sendError(reply, ErrorCode.UNAUTHORIZED, 'Metrics need a valid token');
         }
       }
       return reply.type(metrics.registry.contentType).send(await metrics.render());

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { runOperatorCommand, type OperatorCommand } from '../services/operator-commands.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 /** Where a running server takes operator commands: a socket only its own OS user may open. */
 export const operatorSocketPath = (dataDir: string) => join(dataDir, 'operator.sock');
@@ -40,7 +41,7 @@ export default fp(
             reply = await runOperatorCommand({ db: app.db, orders: app.services.orders, accounts: app.services.accounts }, JSON.parse(received.slice(0, end)) as OperatorCommand);
           } catch (error) {
             app.log.error({ err: error }, 'operator command failed');
-            reply = { ok: false, error: 'The command failed on the server; see its log.', code: 'INTERNAL_ERROR' };
+            reply = { ok: false, error: 'The command failed on the server; see its log.', code: ErrorCode.INTERNAL_ERROR };
           }
           connection.end(`${JSON.stringify(reply)}\n`);
         })();

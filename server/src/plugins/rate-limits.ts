@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import fp from 'fastify-plugin';
 import rateLimit from '@fastify/rate-limit';
 import { AppError } from '../lib/errors.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 export interface LimitOptions {
   /** Names the counter; limits with different names never share counts. */
@@ -36,7 +37,7 @@ export default fp(
         const result = await check(request);
         if (result.isAllowed || !result.isExceeded) return;
         reply.header('retry-after', result.ttlInSeconds);
-        throw new AppError(429, 'RATE_LIMITED', 'Too many requests. Please try again later.', { retryAfter: result.ttlInSeconds });
+        throw new AppError(ErrorCode.RATE_LIMITED, undefined, { retryAfter: result.ttlInSeconds });
       };
     });
   },

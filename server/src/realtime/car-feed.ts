@@ -12,6 +12,8 @@ import { originPolicy } from './origins.ts';
 import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
 import { EventThrottle } from './throttle.ts';
 import { slowConsumerGuard, type SlowConsumerGuard } from './slow-consumers.ts';
+import { ErrorCode } from '@common/error-codes.ts';
+import { sendError } from '../lib/errors.ts';
 
 const MAX_SUBSCRIPTIONS = 20;
 /** Socket.IO's path (its default), whose upgrades Socket.IO handles itself. */
@@ -111,13 +113,13 @@ export default fp(
           // Refused before the upgrade completes: wrong origin, bad token.
           preValidation: async (request, reply) => {
             if (!isAllowedOrigin(request.headers.origin, request.headers.host)) {
-              return reply.status(403).send({ error: 'Origin not allowed', code: 'FORBIDDEN_ORIGIN' });
+              return sendError(reply, ErrorCode.FORBIDDEN_ORIGIN);
             }
             const token = (request.query as { token?: string }).token;
             if (token) {
               const claims = await app.accessTokens.verify(token);
               const session = claims ? await app.authService.activeSession(claims.sessionId, claims.userId) : null;
-              if (!session) return reply.status(401).send({ error: 'Invalid or expired access token', code: 'UNAUTHORIZED' });
+              if (!session) return sendError(reply, ErrorCode.UNAUTHORIZED, 'Invalid or expired access token');
               request.session = session;
             }
           },
@@ -130,15 +132,15 @@ export default fp(
           socket.on('message', async (raw, isBinary) => {
             const verdict = throttle.take();
             if (verdict === 'abusive') return socket.close(1008, 'rate limit');
-            if (verdict === 'limited') return send({ event: 'error', data: { code: 'RATE_LIMITED', error: 'Too many requests; slow down.' } });
+            if (verdict === 'limited') return send({ event: 'error', data: { code: ErrorCode.RATE_LIMITED, error: 'Too many requests; slow down.' } });
             const command = isBinary ? null : parseCommand(raw.toString());
-            if (!command) return send({ event: 'error', data: { code: 'VALIDATION_FAILED', error: 'Send {"subscribe": carId} or {"unsubscribe": carId}' } });
+            if (!command) return send({ event: 'error', data: { code: ErrorCode.VALIDATION_FAILED, error: 'Send {"subscribe": carId} or {"unsubscribe": carId}' } });
             if (command.action === 'unsubscribe') {
               feed.unsubscribe(subscriber, command.carId);
               return send({ event: 'unsubscribed', data: { carId: command.carId } });
             }
-            if (subscriber.cars.size >= MAX_SUBSCRIPTIONS) return send({ event: 'error', data: { code: 'TOO_MANY_SUBSCRIPTIONS', error: `At most ${MAX_SUBSCRIPTIONS} cars per connection` } });
-            if (!(await findCarOwner(app.db, command.carId))) return send({ event: 'error', data: { code: 'NOT_FOUND', error: 'Car not found', carId: command.carId } });
+            if (subscriber.cars.size >= MAX_SUBSCRIPTIONS) return send({ event: 'error', data: { code: ErrorCode.TOO_MANY_SUBSCRIPTIONS, error: `At most ${MAX_SUBSCRIPTIONS} cars per connection` } });
+            if (!(await findCarOwner(app.db, command.carId))) return send({ event: 'error', data: { code: ErrorCode.NOT_FOUND, error: 'Car not found', carId: command.carId } });
             feed.subscribe(subscriber, command.carId);
             send({ event: 'subscribed', data: { carId: command.carId, viewers: app.viewerCounts.countFor(command.carId) } });
           });

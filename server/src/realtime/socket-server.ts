@@ -24,6 +24,7 @@ import { EventThrottle } from './throttle.ts';
 import { parseCarPayload, parseWatchPayload } from './validation.ts';
 import { MAX_SOCKET_PAYLOAD_BYTES } from './limits.ts';
 import { SWEEP_INTERVAL_MS, slowConsumerGuard, type EngineConnection } from './slow-consumers.ts';
+import { ERROR_CODES, ErrorCode } from '@common/error-codes.ts';
 
 
 export type { Ack, ClientToServerEvents, ServerToClientEvents } from '@common/socket-events.ts';
@@ -139,21 +140,21 @@ export default fp(
             socket.disconnect(true);
             return;
           }
-          if (verdict === 'limited') return reply({ ok: false, error: 'Too many requests; slow down.', code: 'RATE_LIMITED' });
+          if (verdict === 'limited') return reply({ ok: false, error: 'Too many requests; slow down.', code: ErrorCode.RATE_LIMITED });
           const parsed = parse(payload);
-          if (parsed === null) return reply({ ok: false, error: 'Invalid payload', code: 'VALIDATION_FAILED' });
+          if (parsed === null) return reply({ ok: false, error: 'Invalid payload', code: ErrorCode.VALIDATION_FAILED });
           try {
             reply({ ok: true, data: await handler(parsed) });
           } catch (error) {
             if (error instanceof EventError) return reply({ ok: false, error: error.message, code: error.code });
             app.log.error({ err: error }, `socket ${event} failed`);
-            reply({ ok: false, error: 'Something went wrong on our side. Please try again.', code: 'INTERNAL_ERROR' });
+            reply({ ok: false, error: ERROR_CODES.INTERNAL_ERROR.message, code: ErrorCode.INTERNAL_ERROR });
           }
         });
       };
 
       handle('car:join', parseCarPayload, async ({ carId }) => {
-        if (!(await carExists(carId))) throw new EventError('NOT_FOUND', 'Car not found');
+        if (!(await carExists(carId))) throw new EventError(ErrorCode.NOT_FOUND, 'Car not found');
         if (!socket.rooms.has(carRoom(carId))) {
           await socket.join(carRoom(carId));
           presence.join(carId);
@@ -216,7 +217,7 @@ export default fp(
 /** A refusal the client caused, answered through the ack. */
 export class EventError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);

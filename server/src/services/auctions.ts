@@ -17,6 +17,7 @@ import { OrderChanges } from './orders/announcements.ts';
 import type { OrdersService } from './orders/orders-service.ts';
 import { formatDeadline } from './orders/order-messages.ts';
 import { leadingBid } from './leading-bid.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 declare module '../jobs/job-runner.ts' {
   interface JobPayloads {
@@ -89,7 +90,7 @@ export class AuctionsService {
   /** A draft being published: its auction must still run long enough. */
   assertStillOpen(endsAt: Date, now = new Date()): void {
     if (endsAt.getTime() < now.getTime() + this.deps.minSeconds * 1000) {
-      throw conflict('AUCTION_ENDS_TOO_SOON', 'This auction would end too soon; list the car again with a later end', { endsAt: endsAt.toISOString() });
+      throw conflict(ErrorCode.AUCTION_ENDS_TOO_SOON, undefined, { endsAt: endsAt.toISOString() });
     }
   }
 

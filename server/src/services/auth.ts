@@ -3,7 +3,7 @@ import type { Database, Executor, Transaction } from '../../../db/client.ts';
 import { emailTokens, refreshTokens, sessions, users, type EmailTokenKind } from '../../../db/schema/index.ts';
 import { PASSWORD_RULES_MESSAGE, unmetPasswordRules } from '@common/password-rules.ts';
 import type { Clock } from '../lib/clock.ts';
-import { AppError, unauthorized, validationFailed } from '../lib/errors.ts';
+import { AppError, forbidden, unauthorized, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import { hashToken, randomToken } from '../lib/tokens.ts';
 import type { WindowCounter } from '../lib/window-counter.ts';
@@ -16,6 +16,7 @@ import { PAGES, resetPasswordPath, verifyEmailPath } from '@common/paths.ts';
 import type { Credentials, LoginResult, Registration, SessionTokens } from '@common/schemas/auth.ts';
 import type { UserRole } from '@common/back-office.ts';
 import type { TwoFactor } from './two-factor.ts';
+import { ERROR_CODES, ErrorCode } from '@common/error-codes.ts';
 
 const HOUR_MS = 3_600_000;
 const EMAIL_TOKEN_TTL_MS: Record<EmailTokenKind, number> = {
@@ -37,12 +38,9 @@ export const MESSAGES = {
   badVerificationToken: 'Invalid or expired verification token',
   missingResetToken: 'Invalid or missing reset token',
   badResetToken: 'Invalid reset token',
-  badCredentials: 'Invalid email or password',
-  notVerified: 'Email not verified',
   badRefreshToken: 'Invalid or expired refresh token',
   tooManyAttempts: 'Too many failed sign-in attempts. Please try again later.',
   totpRequired: 'Enter the code from your authenticator app (or a recovery code).',
-  suspended: 'This account is suspended. Contact support if you think this is a mistake.',
 } as const;
 
 export function normalizeEmail(email: string): string {
@@ -140,10 +138,10 @@ export class AuthService {
   }
 
   async verifyEmail(token: string | undefined): Promise<PublicUser> {
-    if (!token?.trim()) throw badRequest('INVALID_TOKEN', MESSAGES.noVerificationToken);
+    if (!token?.trim()) throw new AppError(ErrorCode.INVALID_TOKEN, MESSAGES.noVerificationToken);
     return this.db.transaction(async (tx) => {
       const userId = await this.consumeEmailToken(tx, 'verify-email', token);
-      if (userId === null) throw badRequest('INVALID_TOKEN', MESSAGES.badVerificationToken);
+      if (userId === null) throw new AppError(ErrorCode.INVALID_TOKEN, MESSAGES.badVerificationToken);
       const [user] = await tx.update(users).set({ emailVerified: true, updatedAt: this.now() }).where(eq(users.id, userId)).returning();
       return toPublicUser(user!);
     });
@@ -159,18 +157,18 @@ export class AuthService {
     const failureKey = `login-failures:${email}`;
     const failures = await this.deps.loginFailures.peek(failureKey);
     if (failures.count >= this.deps.loginFailureLimit) {
-      throw new AppError(429, 'RATE_LIMITED', MESSAGES.tooManyAttempts, { retryAfter: Math.ceil(failures.resetInMs / 1000) });
+      throw new AppError(ErrorCode.RATE_LIMITED, MESSAGES.tooManyAttempts, { retryAfter: Math.ceil(failures.resetInMs / 1000) });
     }
     const [user] = await this.db.select().from(users).where(eq(users.email, email));
     const passwordMatches = user ? await verifyPassword(user.passwordHash, input.password) : (await burnVerificationTime(input.password), false);
     if (!user || !passwordMatches) {
       await this.deps.loginFailures.increment(failureKey, this.deps.loginFailureWindowMs);
-      throw unauthorized(MESSAGES.badCredentials);
+      throw unauthorized(ERROR_CODES.INVALID_CREDENTIALS.message);
     }
-    if (user.suspendedAt) throw new AppError(403, 'ACCOUNT_SUSPENDED', MESSAGES.suspended);
-    if (!user.emailVerified) throw new AppError(403, 'EMAIL_NOT_VERIFIED', MESSAGES.notVerified);
+    if (user.suspendedAt) throw forbidden(ErrorCode.ACCOUNT_SUSPENDED);
+    if (!user.emailVerified) throw forbidden(ErrorCode.EMAIL_NOT_VERIFIED);
     const { totpSecret } = user;
-    if (totpSecret && !input.totp?.trim()) throw new AppError(401, 'TOTP_REQUIRED', MESSAGES.totpRequired);
+    if (totpSecret && !input.totp?.trim()) throw new AppError(ErrorCode.TOTP_REQUIRED, MESSAGES.totpRequired);
 
     const refreshToken = randomToken();
     const sessionId = await this.db.transaction(async (tx) => {
@@ -191,7 +189,7 @@ export class AuthService {
     });
     if (!sessionId) {
       await this.deps.loginFailures.increment(failureKey, this.deps.loginFailureWindowMs);
-      throw new AppError(401, 'INVALID_CREDENTIALS', MESSAGES.badCredentials);
+      throw new AppError(ErrorCode.INVALID_CREDENTIALS);
     }
     await this.deps.loginFailures.reset(failureKey);
     const accessToken = await this.deps.accessTokens.sign({ userId: user.id, sessionId });
@@ -262,13 +260,13 @@ export class AuthService {
 
   /** Sets a new password and signs the user out everywhere. */
   async resetPassword(token: string | undefined, newPassword: string | undefined): Promise<void> {
-    if (!token?.trim()) throw badRequest('INVALID_TOKEN', MESSAGES.missingResetToken);
+    if (!token?.trim()) throw new AppError(ErrorCode.INVALID_TOKEN, MESSAGES.missingResetToken);
     assertPasswordRules(newPassword ?? '', 'newPassword');
     const passwordHash = await hashPassword(newPassword!);
     const now = this.now();
     const { user, revoked } = await this.db.transaction(async (tx) => {
       const userId = await this.consumeEmailToken(tx, 'reset-password', token);
-      if (userId === null) throw badRequest('INVALID_TOKEN', MESSAGES.badResetToken);
+      if (userId === null) throw new AppError(ErrorCode.INVALID_TOKEN, MESSAGES.badResetToken);
       // Following the emailed link proves the address, so it counts as verified too.
       const [user] = await tx
         .update(users)
@@ -363,10 +361,6 @@ export async function endAllSessions(tx: Executor, userId: number, reason: strin
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
-}
-
-function badRequest(code: string, message: string): AppError {
-  return new AppError(400, code, message);
 }
 
 function assertPasswordRules(password: string, field: string): void {

@@ -12,6 +12,7 @@ import { carTitle, toChatMessage, type ChatMessage } from './chat.ts';
 import type { NotificationsService } from './notifications.ts';
 import type { PlacedBid, RecordedBid, UserBid } from '@common/schemas/bids.ts';
 import type { PlaceBid } from '@common/schemas/commerce.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 export type { Bid, PlacedBid } from '@common/schemas/bids.ts';
 
@@ -83,18 +84,18 @@ export class BidsService {
         // leads until now with what maximum, and the ids the recorded bids will take.
         const { decidedAt, leader, ids } = await afterLock(tx, car.id, car.highestBid, bidder.userId, max);
         if (car.auctionEndsAt && (car.auctionClosedAt || car.status !== 'active' || car.auctionEndsAt.getTime() <= decidedAt.getTime())) {
-          throw conflict('AUCTION_ENDED', 'This auction has ended', { endsAt: car.auctionEndsAt.toISOString(), decidedAt: decidedAt.toISOString() });
+          throw conflict(ErrorCode.AUCTION_ENDED, undefined, { endsAt: car.auctionEndsAt.toISOString(), decidedAt: decidedAt.toISOString() });
         }
-        if (car.status !== 'active') throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer taking bids', { status: car.status });
-        if (car.sellerUserId === bidder.userId) throw forbidden('CANNOT_BID_OWN_CAR', 'You cannot bid on your own car');
+        if (car.status !== 'active') throw conflict(ErrorCode.CAR_NOT_AVAILABLE, 'This car is no longer taking bids', { status: car.status });
+        if (car.sellerUserId === bidder.userId) throw forbidden(ErrorCode.CANNOT_BID_OWN_CAR);
         if (car.auctionEndsAt && max > AUCTION_BID_LIMIT) {
-          throw conflict('ABOVE_ESCROW_LIMIT', `Auction bids and maximums can be at most ${usd(AUCTION_BID_LIMIT)}, the most escrow covers`, { maximumAmount: AUCTION_BID_LIMIT });
+          throw conflict(ErrorCode.ABOVE_ESCROW_LIMIT, `Auction bids and maximums can be at most ${usd(AUCTION_BID_LIMIT)}, the most escrow covers`, { maximumAmount: AUCTION_BID_LIMIT });
         }
         const minimumAmount = minimumBid(car.price, car.highestBid, { auction: car.auctionEndsAt !== null });
         // A maximum below the highest bid is refused the same way, though it cannot get past this
         // check: the maximum is at least the amount.
         if (input.amount < minimumAmount) {
-          throw conflict('BID_TOO_LOW', `Your bid must be at least ${usd(minimumAmount)}`, { minimumAmount, highestBid: car.highestBid });
+          throw conflict(ErrorCode.BID_TOO_LOW, `Your bid must be at least ${usd(minimumAmount)}`, { minimumAmount, highestBid: car.highestBid });
         }
 
         const resolved = resolveProxyBid({ highestBid: car.highestBid, leader }, { userId: bidder.userId, amount: input.amount, max });

@@ -1,3 +1,4 @@
+import { ErrorCode } from '@common/error-codes.ts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../../db/client.ts';
@@ -64,10 +65,10 @@ export async function moveCar(tx: Executor, car: CarAtMove, action: CarAction, a
   const visible = carTransitionFor(action, car);
   const transition = visible ?? hiddenCarTransitionFor(action, car);
   if (!transition) {
-    throw conflict('INVALID_TRANSITION', `Listing #${car.id} is ${STATUS_WORDS[car.status]} and cannot be ${ACTION_WORDS[action]}`, { status: car.status });
+    throw conflict(ErrorCode.INVALID_TRANSITION, `Listing #${car.id} is ${STATUS_WORDS[car.status]} and cannot be ${ACTION_WORDS[action]}`, { status: car.status });
   }
   if (!transition.by.includes(actor)) {
-    throw conflict('INVALID_TRANSITION', `Listing #${car.id} cannot be ${ACTION_WORDS[action]} by the ${actor}`, { status: car.status });
+    throw conflict(ErrorCode.INVALID_TRANSITION, `Listing #${car.id} cannot be ${ACTION_WORDS[action]} by the ${actor}`, { status: car.status });
   }
   const position: CarPosition = !visible
     ? { status: 'hidden', hiddenFromStatus: transition.to, hiddenBy: car.hiddenBy }
@@ -85,6 +86,6 @@ export async function moveCar(tx: Executor, car: CarAtMove, action: CarAction, a
       ),
     )
     .returning({ id: cars.id, status: cars.status, hiddenFromStatus: cars.hiddenFromStatus, hiddenBy: cars.hiddenBy });
-  if (!row) throw conflict('INVALID_TRANSITION', `Listing #${car.id} changed meanwhile`, { status: car.status });
+  if (!row) throw conflict(ErrorCode.INVALID_TRANSITION, `Listing #${car.id} changed meanwhile`, { status: car.status });
   return { ...row, visible: visible !== undefined };
 }

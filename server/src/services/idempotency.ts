@@ -3,6 +3,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import { idempotencyKeys } from '../../../db/schema/index.ts';
 import { AppError } from '../lib/errors.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 /** A request sent with an `Idempotency-Key`: who sent it, the key, and what was asked. */
 export interface IdempotencyClaim {
@@ -62,7 +63,7 @@ export class IdempotencyKeys {
     } catch (error) {
       if (!(error instanceof KeyTaken)) throw error;
       const first = await this.find(claim);
-      if (first === undefined) throw new AppError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed');
+      if (first === undefined) throw new AppError(ErrorCode.IDEMPOTENCY_KEY_IN_USE);
       return first as T;
     }
   }
@@ -103,7 +104,7 @@ export class IdempotencyKeys {
       .where(and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key)));
     if (!row || row.body === null) return undefined;
     if (row.fingerprint !== claim.fingerprint) {
-      throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request');
+      throw new AppError(ErrorCode.IDEMPOTENCY_KEY_REUSED);
     }
     return row.body;
   }

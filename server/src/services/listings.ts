@@ -24,6 +24,7 @@ import { newPhotoKey, type PhotoStorage } from './photos/photo-storage.ts';
 import { estimateMarketValue, findComparables, type MarketValues } from './valuation.ts';
 import { recordPrice } from './market/market-data.ts';
 import type { SavedSearchesService } from './market/saved-searches.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 declare module '../jobs/job-runner.ts' {
   interface JobPayloads {
@@ -115,7 +116,7 @@ export class ListingsService {
   async publish(userId: number, carId: number): Promise<CarDetail> {
     await this.db.transaction(async (tx) => {
       const car = await this.lockOwnCar(tx, userId, carId);
-      if (!carMayMove('publish', car, 'seller')) throw conflict('NOT_A_DRAFT', 'This listing is already published', { status: car.status });
+      if (!carMayMove('publish', car, 'seller')) throw conflict(ErrorCode.NOT_A_DRAFT, 'This listing is already published', { status: car.status });
       if (car.auctionEndsAt) this.deps.auctions.assertStillOpen(car.auctionEndsAt);
       await moveCar(tx, car, 'publish', 'seller', { createdAt: sql`now()` });
       await this.deps.marketValues.refreshLater(tx, carId);
@@ -135,7 +136,7 @@ export class ListingsService {
         assertEditable(car);
         const changes = normalizedEdit(edit);
         if (changes.price !== undefined && car.auctionEndsAt && car.currentBids > 0) {
-          throw conflict('AUCTION_HAS_BIDS', "An auction's starting price cannot change once it has bids", { currentBids: car.currentBids });
+          throw conflict(ErrorCode.AUCTION_HAS_BIDS, undefined, { currentBids: car.currentBids });
         }
         const [updated] = await tx
           .update(cars)
@@ -354,7 +355,7 @@ export class ListingsService {
 
 function locked(status: CarStatus) {
   return conflict(
-    'LISTING_LOCKED',
+    ErrorCode.LISTING_LOCKED,
     status === 'withdrawn'
       ? 'This listing was withdrawn and can no longer be changed'
       : status === 'ended'
@@ -370,7 +371,7 @@ function assertEditable(car: CarRow): void {
 
 function assertRoomForPhoto(car: CarRow): void {
   if (car.photos.length >= PHOTO_LIMITS.maxPhotos) {
-    throw conflict('TOO_MANY_PHOTOS', `A listing can have at most ${PHOTO_LIMITS.maxPhotos} photos`, { limit: PHOTO_LIMITS.maxPhotos });
+    throw conflict(ErrorCode.TOO_MANY_PHOTOS, `A listing can have at most ${PHOTO_LIMITS.maxPhotos} photos`, { limit: PHOTO_LIMITS.maxPhotos });
   }
 }
 

@@ -9,6 +9,7 @@ import { AppError } from '../lib/errors.ts';
 import { verifyAuditChain } from './audit.ts';
 import type { AccountsAdmin } from './back-office/accounts.ts';
 import type { OrdersService } from './orders/orders-service.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 /**
  * What can be asked of the server from its own machine: `npm run escrow` (show, resolve),
@@ -25,7 +26,7 @@ export type OperatorCommand =
   /** `npm run backup -- <file>`: the server writes the snapshot (the embedded database is its own). */
   | { command: 'backup'; file: string };
 
-export type OperatorReply = { ok: true; text: string } | { ok: false; error: string; code: string };
+export type OperatorReply = { ok: true; text: string } | { ok: false; error: string; code: ErrorCode };
 
 /** The services the commands use. */
 export interface OperatorDesk {
@@ -74,7 +75,7 @@ export async function runOperatorCommand(desk: OperatorDesk, command: OperatorCo
     switch (command.command) {
       case 'show': {
         const order = await desk.orders.timeline(command.orderId);
-        return order ? { ok: true, text: formatTimeline(order) } : { ok: false, error: `There is no order #${command.orderId}`, code: 'NOT_FOUND' };
+        return order ? { ok: true, text: formatTimeline(order) } : { ok: false, error: `There is no order #${command.orderId}`, code: ErrorCode.NOT_FOUND };
       }
       case 'resolve': {
         const order = await desk.orders.resolveDispute(command.orderId, command.decision, command.note, 'cli');
@@ -83,7 +84,7 @@ export async function runOperatorCommand(desk: OperatorDesk, command: OperatorCo
       case 'grant':
       case 'revoke': {
         const [user] = await desk.db.select({ id: users.id }).from(users).where(eq(users.email, command.email));
-        if (!user) return { ok: false, error: `There is no account with the email ${command.email}`, code: 'NOT_FOUND' };
+        if (!user) return { ok: false, error: `There is no account with the email ${command.email}`, code: ErrorCode.NOT_FOUND };
         const role = command.command === 'grant' ? command.role : 'user';
         const changed = await desk.accounts.changeRole('cli', user.id, role, `npm run operator -- ${command.command}`);
         const next = role === 'user' ? '' : ' They must set up two-factor sign-in (Settings) before the console opens.';
@@ -92,10 +93,10 @@ export async function runOperatorCommand(desk: OperatorDesk, command: OperatorCo
       case 'audit-verify': {
         const check = await verifyAuditChain(desk.db);
         if (check.ok) return { ok: true, text: `Audit log intact: ${check.count} entries, each matching its hash and chained to the one before.` };
-        return { ok: false, error: `Audit entry #${check.entryId} ${check.problem}. ${check.count} entries before it match.`, code: 'AUDIT_CHAIN_BROKEN' };
+        return { ok: false, error: `Audit entry #${check.entryId} ${check.problem}. ${check.count} entries before it match.`, code: ErrorCode.AUDIT_CHAIN_BROKEN };
       }
       case 'backup': {
-        if (!isAbsolute(command.file)) return { ok: false, error: 'The backup file must be an absolute path.', code: 'BAD_REQUEST' };
+        if (!isAbsolute(command.file)) return { ok: false, error: 'The backup file must be an absolute path.', code: ErrorCode.BAD_REQUEST };
         return { ok: true, text: describeBackup(await writeBackup(desk.db as Database, command.file)) };
       }
     }

@@ -8,16 +8,11 @@ import type { Clock } from '../lib/clock.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { hashToken } from '../lib/tokens.ts';
 import type { TotpSetup } from '@common/schemas/auth.ts';
+import { ERROR_CODES, ErrorCode } from '@common/error-codes.ts';
 
 /** Codes are accepted one step either side of now, for clocks that drift a little. */
 const WINDOW_STEPS = 1;
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
-
-export const TWO_FACTOR_MESSAGES = {
-  alreadyOn: 'Two-factor sign-in is already on for this account.',
-  notStarted: 'Start the set-up first: ask for a new secret.',
-  wrongCode: 'That code did not match. Check the time on your phone and try the current code.',
-} as const;
 
 /**
  * Time-based one-time codes (RFC 6238) with `otpauth`, and single-use recovery codes. The secret
@@ -34,7 +29,7 @@ export class TwoFactor {
   async setup(userId: number): Promise<TotpSetup> {
     const [user] = await this.db.select({ email: users.email, totpSecret: users.totpSecret }).from(users).where(eq(users.id, userId));
     if (!user) throw notFound('User not found');
-    if (user.totpSecret) throw conflict('TOTP_ALREADY_ENABLED', TWO_FACTOR_MESSAGES.alreadyOn);
+    if (user.totpSecret) throw conflict(ErrorCode.TOTP_ALREADY_ENABLED);
     const secret = new OTPAuth.Secret({ size: 20 }).base32;
     await this.db.update(users).set({ totpPendingSecret: secret }).where(eq(users.id, userId));
     return { secret, otpauthUrl: totpFor(secret, user.email).toString() };
@@ -51,10 +46,10 @@ export class TwoFactor {
       .from(users)
       .where(eq(users.id, userId));
     if (!user) throw notFound('User not found');
-    if (user.totpSecret) throw conflict('TOTP_ALREADY_ENABLED', TWO_FACTOR_MESSAGES.alreadyOn);
-    if (!user.pending) throw conflict('TOTP_NOT_STARTED', TWO_FACTOR_MESSAGES.notStarted);
+    if (user.totpSecret) throw conflict(ErrorCode.TOTP_ALREADY_ENABLED);
+    if (!user.pending) throw conflict(ErrorCode.TOTP_NOT_STARTED);
     if (this.matchingStep(user.pending, user.email, code) === null) {
-      throw new AppError(400, 'INVALID_TOTP', TWO_FACTOR_MESSAGES.wrongCode, [{ field: 'code', message: TWO_FACTOR_MESSAGES.wrongCode }]);
+      throw new AppError(ErrorCode.INVALID_TOTP, undefined, [{ field: 'code', message: ERROR_CODES.INVALID_TOTP.message }]);
     }
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await this.db.transaction(async (tx) => {
@@ -64,7 +59,7 @@ export class TwoFactor {
         .set({ totpSecret: user.pending, totpPendingSecret: null, totpLastStep: null, updatedAt: this.clock.now() })
         .where(and(eq(users.id, userId), isNull(users.totpSecret), eq(users.totpPendingSecret, user.pending!)))
         .returning({ id: users.id });
-      if (!enabled) throw conflict('TOTP_ALREADY_ENABLED', TWO_FACTOR_MESSAGES.alreadyOn);
+      if (!enabled) throw conflict(ErrorCode.TOTP_ALREADY_ENABLED);
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
       await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId, codeHash: hashRecoveryCode(c) })));
       await tx.update(sessions).set({ secondFactorAt: this.clock.now() }).where(eq(sessions.id, sessionId));

@@ -11,6 +11,7 @@ import { recordAudit, type AuditRecord } from '../audit.ts';
 import { endAllSessions } from '../auth.ts';
 import { moveCar } from '../car-transitions.ts';
 import { auditActor, type Staff } from './staff.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 const SEARCH_LIMIT = 100;
 
@@ -57,9 +58,9 @@ export class AccountsAdmin {
   /** Signs the user out everywhere and takes their live listings off the market. */
   async suspend(staff: Staff, userId: number, reason: string): Promise<AdminUser> {
     return this.change(staff, userId, reason, async (tx, user, now) => {
-      if (user.id === staff.userId) throw conflict('NOT_ALLOWED_ON_SELF', 'You cannot suspend your own account');
-      if (isStaff(user.role) && staff.role !== 'admin') throw forbidden('NOT_ALLOWED', 'Only an admin can suspend an operator or admin');
-      if (user.suspendedAt) throw conflict('ALREADY_SUSPENDED', 'This account is already suspended');
+      if (user.id === staff.userId) throw conflict(ErrorCode.NOT_ALLOWED_ON_SELF, 'You cannot suspend your own account');
+      if (isStaff(user.role) && staff.role !== 'admin') throw forbidden(ErrorCode.NOT_ALLOWED, 'Only an admin can suspend an operator or admin');
+      if (user.suspendedAt) throw conflict(ErrorCode.ALREADY_SUSPENDED);
       const [updated] = await tx.update(users).set({ suspendedAt: now, updatedAt: now }).where(eq(users.id, user.id)).returning();
       const endedSessions = await endAllSessions(tx, user.id, 'suspended', now);
       const changedCars = await moveSellersCars(tx, user.id, 'suspend', inArray(cars.status, carStatusesFor('suspend')), now);
@@ -79,7 +80,7 @@ export class AccountsAdmin {
   /** Lets the user sign in again and puts back the listings the suspension took down. */
   async unsuspend(staff: Staff, userId: number, reason: string): Promise<AdminUser> {
     return this.change(staff, userId, reason, async (tx, user, now) => {
-      if (!user.suspendedAt) throw conflict('NOT_SUSPENDED', 'This account is not suspended');
+      if (!user.suspendedAt) throw conflict(ErrorCode.NOT_SUSPENDED);
       const [updated] = await tx.update(users).set({ suspendedAt: null, updatedAt: now }).where(eq(users.id, user.id)).returning();
       const changedCars = await moveSellersCars(tx, user.id, 'unsuspend', and(eq(cars.status, 'hidden'), eq(cars.hiddenBy, 'suspension'))!, now);
       return {
@@ -95,8 +96,8 @@ export class AccountsAdmin {
   async verifySeller(staff: Staff, userId: number, reason: string): Promise<AdminUser> {
     return this.change(staff, userId, reason, async (tx, user) => {
       const [seller] = await tx.select().from(sellers).where(eq(sellers.userId, user.id)).for('update');
-      if (!seller) throw conflict('NOT_A_SELLER', 'This account has no seller profile yet: it has never listed a car');
-      if (seller.verified) throw conflict('ALREADY_VERIFIED', 'This seller is already verified');
+      if (!seller) throw conflict(ErrorCode.NOT_A_SELLER);
+      if (seller.verified) throw conflict(ErrorCode.ALREADY_VERIFIED);
       await tx.update(sellers).set({ verified: true }).where(eq(sellers.id, seller.id));
       const listed = await tx.select({ id: cars.id, status: cars.status }).from(cars).where(eq(cars.sellerId, seller.id));
       return {
@@ -114,8 +115,8 @@ export class AccountsAdmin {
    */
   async changeRole(actor: Staff | 'cli', userId: number, role: UserRole, reason: string): Promise<AdminUser> {
     return this.change(actor, userId, reason, async (tx, user, now) => {
-      if (actor !== 'cli' && user.id === actor.userId) throw conflict('NOT_ALLOWED_ON_SELF', 'You cannot change your own role; ask another admin');
-      if (user.role === role) throw conflict('ROLE_UNCHANGED', `This account is already ${role === 'admin' ? 'an' : 'a'} ${role}`);
+      if (actor !== 'cli' && user.id === actor.userId) throw conflict(ErrorCode.NOT_ALLOWED_ON_SELF, 'You cannot change your own role; ask another admin');
+      if (user.role === role) throw conflict(ErrorCode.ROLE_UNCHANGED, `This account is already ${role === 'admin' ? 'an' : 'a'} ${role}`);
       const [updated] = await tx.update(users).set({ role, updatedAt: now }).where(eq(users.id, user.id)).returning();
       const endedSessions = await endAllSessions(tx, user.id, 'role-changed', now);
       return { updated: updated!, endedSessions, changedCars: [], audit: { action: 'user.role', before: { role: user.role }, after: { role } } };

@@ -11,6 +11,7 @@ import { moveCar } from '../car-transitions.ts';
 import { carTitle } from '../chat.ts';
 import type { NotificationsService } from '../notifications.ts';
 import { auditActor, type Staff } from './staff.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 const FLAGGED_LIMIT = 200;
 
@@ -28,7 +29,7 @@ export class ListingModeration {
 
   async hide(staff: Staff, carId: number, reason: string): Promise<{ id: number; status: CarStatus }> {
     return this.moderate(staff, carId, reason, (car) => {
-      if (car.status === 'hidden') throw conflict('ALREADY_HIDDEN', 'This listing is already hidden');
+      if (car.status === 'hidden') throw conflict(ErrorCode.ALREADY_HIDDEN);
       return {
         move: 'hide',
         action: 'car.hide',
@@ -40,8 +41,8 @@ export class ListingModeration {
 
   async restore(staff: Staff, carId: number, reason: string): Promise<{ id: number; status: CarStatus }> {
     return this.moderate(staff, carId, reason, (car) => {
-      if (car.status !== 'hidden' || !car.hiddenFromStatus) throw conflict('NOT_HIDDEN', 'This listing is not hidden');
-      if (car.hiddenBy === 'suspension') throw conflict('SELLER_SUSPENDED', "This listing comes back when its seller's account is unsuspended");
+      if (car.status !== 'hidden' || !car.hiddenFromStatus) throw conflict(ErrorCode.NOT_HIDDEN);
+      if (car.hiddenBy === 'suspension') throw conflict(ErrorCode.SELLER_SUSPENDED);
       return {
         move: 'restore',
         action: 'car.restore',

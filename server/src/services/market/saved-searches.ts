@@ -15,6 +15,7 @@ import { searchAlertEmail } from '../mail-templates.ts';
 import type { Mailer } from '../mailer.ts';
 import type { NotificationsService } from '../notifications.ts';
 import type { UnsubscribeTokens } from './unsubscribe-token.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 declare module '../../jobs/job-runner.ts' {
   interface JobPayloads {
@@ -95,7 +96,7 @@ export class SavedSearchesService {
       // One at a time per user, so two tabs saving the 20th and 21st cannot both pass the count.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('saved-searches'), ${userId})`);
       const [row] = await tx.select({ n: count() }).from(savedSearches).where(eq(savedSearches.userId, userId));
-      if ((row?.n ?? 0) >= SAVED_SEARCH_LIMIT) throw conflict('LIMIT_REACHED', `You can keep up to ${SAVED_SEARCH_LIMIT} saved searches. Delete one to save another.`);
+      if ((row?.n ?? 0) >= SAVED_SEARCH_LIMIT) throw conflict(ErrorCode.LIMIT_REACHED, `You can keep up to ${SAVED_SEARCH_LIMIT} saved searches. Delete one to save another.`);
       const [saved] = await tx
         .insert(savedSearches)
         .values({ userId, name: input.name.trim(), query: input.query, alerts: input.alerts, ...matchColumns(input.query) })

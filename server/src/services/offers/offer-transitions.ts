@@ -10,6 +10,7 @@ import type { OrderChanges } from '../orders/announcements.ts';
 import type { OrderDeadlines } from '../orders/deadlines.ts';
 import { offerNotifications, type OfferNews } from './offer-messages.ts';
 import { selectOffers, type OfferRecord } from './offer-views.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 declare module '../../jobs/job-runner.ts' {
   interface JobPayloads {
@@ -66,7 +67,7 @@ export class OfferTransitions {
     const mover: OfferMover = actor === 'system' ? 'system' : actor === offer.amountBy ? 'maker' : 'responder';
     if (!transition || !transition.by.includes(mover)) {
       const why = transition ? 'it is not your turn' : `it is ${STATUS_WORDS[offer.status]}`;
-      throw conflict('INVALID_TRANSITION', `Offer #${offer.id} cannot be ${PAST[move]} now: ${why}`, { status: offer.status, by: offer.amountBy });
+      throw conflict(ErrorCode.INVALID_TRANSITION, `Offer #${offer.id} cannot be ${PAST[move]} now: ${why}`, { status: offer.status, by: offer.amountBy });
     }
     const countered = move === 'counter' && actor !== 'system';
     const [row] = await tx
@@ -79,7 +80,7 @@ export class OfferTransitions {
       })
       .where(and(eq(offers.id, offer.id), eq(offers.status, offer.status), eq(offers.amountBy, offer.amountBy), eq(offers.amount, offer.amount)))
       .returning();
-    if (!row) throw conflict('INVALID_TRANSITION', `Offer #${offer.id} changed meanwhile`, { status: offer.status });
+    if (!row) throw conflict(ErrorCode.INVALID_TRANSITION, `Offer #${offer.id} changed meanwhile`, { status: offer.status });
     await tx.insert(offerEvents).values({ offerId: row.id, actor, action: move, amount: row.amount, actorUserId: options.actorUserId ?? null });
     if (countered) await this.scheduleExpiry(tx, row.id, row.expiresAt);
     const moved: OfferRecord = { ...record, offer: row };

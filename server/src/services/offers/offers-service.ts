@@ -29,6 +29,7 @@ import type { OfferTransitions } from './offer-transitions.ts';
 import { listOffers, readOffer, selectOffers, type OfferRecord } from './offer-views.ts';
 import { secondChanceRunnerUp } from './second-chance.ts';
 import type { MakeOffer, OfferMoveBodies } from '@common/schemas/commerce.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 export interface OffersServiceDeps {
   db: Database;
@@ -86,11 +87,11 @@ export class OffersService {
         await key.take(tx);
         const car = await this.lockCar(tx, carId);
         if (!car || !carVisibleTo(car.status, { isSeller: car.sellerUserId === buyer.userId, isStaff: false })) throw notFound('Car not found');
-        if (car.sellerUserId === buyer.userId) throw forbidden('NOT_ALLOWED', 'You cannot make an offer on your own car');
+        if (car.sellerUserId === buyer.userId) throw forbidden(ErrorCode.NOT_ALLOWED, 'You cannot make an offer on your own car');
         const isAuction = car.auctionEndsAt !== null;
-        if (isAuction && car.status === 'active') throw conflict('AUCTION_IN_PROGRESS', 'The auction is still running: place a bid instead');
+        if (isAuction && car.status === 'active') throw conflict(ErrorCode.AUCTION_IN_PROGRESS, 'The auction is still running: place a bid instead');
         const open = isAuction ? car.status === 'ended' && car.auctionOutcome === 'reserve_not_met' : car.status === 'active';
-        if (!open) throw conflict('CAR_NOT_AVAILABLE', 'This car is not open to offers', { status: car.status });
+        if (!open) throw conflict(ErrorCode.CAR_NOT_AVAILABLE, 'This car is not open to offers', { status: car.status });
         requireWithin(input.amount, openingOfferRange({ price: car.price, isAuction }), isAuction ? 'Offer' : 'Offer less than the asking price:');
         const offerId = await this.open(tx, changes, {
           carId,
@@ -146,9 +147,9 @@ export class OffersService {
           car.auctionEndsAt === null
             ? car.status === 'active'
             : car.status === 'ended' && car.auctionOutcome === (offer.secondChance ? 'sold' : 'reserve_not_met');
-        if (!sellable) throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer for sale', { status: car.status });
+        if (!sellable) throw conflict(ErrorCode.CAR_NOT_AVAILABLE, 'This car is no longer for sale', { status: car.status });
         const plan = smallestPlanFor(offer.amount);
-        if (!plan) throw conflict('ABOVE_ESCROW_LIMIT', `Escrow covers sales up to ${formatUsd(ESCROW_PLANS.platinum.maxValue)}`);
+        if (!plan) throw conflict(ErrorCode.ABOVE_ESCROW_LIMIT, `Escrow covers sales up to ${formatUsd(ESCROW_PLANS.platinum.maxValue)}`);
         const orderId = await this.deps.orders.openOrder(tx, changes, {
           carId: car.id,
           buyerId: offer.buyerId,
@@ -177,7 +178,7 @@ export class OffersService {
         const car = await this.lockCar(tx, carId);
         if (!car || car.sellerUserId !== seller.userId) throw notFound('Car not found');
         const runnerUp = await secondChanceRunnerUp(tx, car);
-        if ('code' in runnerUp) throw runnerUp.code === 'NO_RUNNER_UP' ? conflict('NO_RUNNER_UP', runnerUp.message) : conflict('INVALID_TRANSITION', runnerUp.message);
+        if ('code' in runnerUp) throw conflict(runnerUp.code, runnerUp.message);
         const offerId = await this.open(tx, changes, {
           carId,
           buyerId: runnerUp.userId,
@@ -247,10 +248,10 @@ export class OffersService {
     const role: OfferParty | null = !record ? null : record.offer.buyerId === party.userId ? 'buyer' : record.seller.userId === party.userId ? 'seller' : null;
     if (!record || !role) throw notFound('Offer not found');
     const mover = moverFor(role, record.offer.amountBy);
-    if (move === 'withdraw' && mover !== 'maker') throw forbidden('NOT_ALLOWED', 'Only the party who made the amount on the table can withdraw it');
+    if (move === 'withdraw' && mover !== 'maker') throw forbidden(ErrorCode.NOT_ALLOWED, 'Only the party who made the amount on the table can withdraw it');
     const transition = offerTransitionFor(move, record.offer.status);
-    if (!transition) throw conflict('INVALID_TRANSITION', `This offer is ${record.offer.status}`, { status: record.offer.status });
-    if (!transition.by.includes(mover)) throw conflict('INVALID_TRANSITION', 'It is the other party\'s turn to answer', { status: record.offer.status, by: record.offer.amountBy });
+    if (!transition) throw conflict(ErrorCode.INVALID_TRANSITION, `This offer is ${record.offer.status}`, { status: record.offer.status });
+    if (!transition.by.includes(mover)) throw conflict(ErrorCode.INVALID_TRANSITION, 'It is the other party\'s turn to answer', { status: record.offer.status, by: record.offer.amountBy });
     return { record, role };
   }
 
@@ -282,7 +283,7 @@ export class OffersService {
         .returning();
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw conflict('OFFER_EXISTS', input.secondChance ? 'The runner-up already has an open offer for this car' : 'You already have an open offer for this car');
+        throw conflict(ErrorCode.OFFER_EXISTS, input.secondChance ? 'The runner-up already has an open offer for this car' : 'You already have an open offer for this car');
       }
       throw error;
     }

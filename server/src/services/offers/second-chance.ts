@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ne, notInArray } from 'drizzle-orm';
 import type { Executor } from '../../../../db/client.ts';
 import { bids, orders, users } from '../../../../db/schema/index.ts';
 import { leadingBid } from '../leading-bid.ts';
+import { ERROR_CODES, ErrorCode, type CodeWithStatus } from '@common/error-codes.ts';
 
 /** Orders in these statuses no longer hold the car for anyone. */
 const ORDER_STATUSES_THAT_END_A_SALE = ['cancelled', 'refunded'] as const;
@@ -13,8 +14,8 @@ const ORDER_STATUSES_THAT_END_A_SALE = ['cancelled', 'refunded'] as const;
 export async function secondChanceRunnerUp(
   executor: Executor,
   car: { id: number; status: string; auctionEndsAt: Date | null; auctionOutcome: string | null },
-): Promise<{ userId: number; name: string; amount: number } | { code: 'INVALID_TRANSITION' | 'NO_RUNNER_UP'; message: string }> {
-  const notYet = { code: 'INVALID_TRANSITION', message: 'A second-chance offer follows an auction whose winner\'s order was cancelled unpaid' } as const;
+): Promise<{ userId: number; name: string; amount: number } | { code: CodeWithStatus<409>; message: string }> {
+  const notYet = { code: ErrorCode.INVALID_TRANSITION, message: 'A second-chance offer follows an auction whose winner\'s order was cancelled unpaid' };
   if (car.auctionEndsAt === null || car.status !== 'ended' || car.auctionOutcome !== 'sold') return notYet;
   const winner = await leadingBid(executor, car.id);
   if (!winner) return notYet;
@@ -39,6 +40,6 @@ export async function secondChanceRunnerUp(
     .where(and(eq(bids.carId, car.id), ne(bids.userId, winner.userId)))
     .orderBy(desc(bids.amount), asc(bids.id))
     .limit(1);
-  if (!runnerUp) return { code: 'NO_RUNNER_UP', message: 'Nobody but the winner bid on this auction' };
+  if (!runnerUp) return { code: ErrorCode.NO_RUNNER_UP, message: ERROR_CODES.NO_RUNNER_UP.message };
   return runnerUp;
 }

@@ -8,6 +8,7 @@ import type { OrderChanges } from './announcements.ts';
 import type { OrderRecord } from './order-views.ts';
 import { PaymentDeclined, type PaymentProvider } from './payment-provider.ts';
 import { amountCharged } from '@common/escrow-plans.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 declare module '../../jobs/job-runner.ts' {
   interface JobPayloads {
@@ -42,7 +43,7 @@ export class OrderMoney {
       // The provider's idempotency key makes a retry after a crash charge nothing twice.
       ({ reference } = await this.deps.provider.charge({ idempotencyKey: `order-${order.id}-charge`, orderId: order.id, amount, method }));
     } catch (error) {
-      if (error instanceof PaymentDeclined) throw new AppError(402, 'PAYMENT_DECLINED', error.message);
+      if (error instanceof PaymentDeclined) throw new AppError(ErrorCode.PAYMENT_DECLINED, error.message);
       throw error;
     }
     await tx.insert(payments).values({ orderId: order.id, kind: 'charge', amount, method, provider: this.deps.provider.name, reference, status: 'settled', settledAt: sql`now()` });

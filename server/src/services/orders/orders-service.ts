@@ -25,6 +25,7 @@ import { OrderPlacement, type NewOrder, type Party } from './placement.ts';
 import { OrderTransitions, STATUS_WORDS, moveOrderCar } from './transitions.ts';
 import { OfferTransitions } from '../offers/offer-transitions.ts';
 import type { OrderActionBodies, PlaceOrder } from '@common/schemas/commerce.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 export type { OrderDeadline } from './deadlines.ts';
 export type { Party } from './placement.ts';
@@ -141,11 +142,11 @@ export class OrdersService {
         const role: OrderActor = record.buyer.id === party.userId ? 'buyer' : 'seller';
         const mayEver = ORDER_TRANSITIONS.filter((t) => t.action === action).flatMap((t) => t.by);
         if (!mayEver.includes(role)) {
-          throw forbidden('NOT_ALLOWED', `Only the ${mayEver[0]} can ${ACTION_WORDS[action]} this order`);
+          throw forbidden(ErrorCode.NOT_ALLOWED, `Only the ${mayEver[0]} can ${ACTION_WORDS[action]} this order`);
         }
         const status = record.order.status;
         if (!transitionFor(action, status)) {
-          throw conflict('INVALID_TRANSITION', `You cannot ${ACTION_WORDS[action]} an order that is ${STATUS_WORDS[status]}`, { status });
+          throw conflict(ErrorCode.INVALID_TRANSITION, `You cannot ${ACTION_WORDS[action]} an order that is ${STATUS_WORDS[status]}`, { status });
         }
         const by = { actorUserId: party.userId };
         switch (action) {
@@ -172,7 +173,7 @@ export class OrdersService {
             break;
           case 'dispute':
             if (record.inspectionOver) {
-              throw conflict('DEADLINE_PASSED', 'The inspection period has ended, so the car counts as accepted', { status, deadline: record.order.inspectionEndsAt });
+              throw conflict(ErrorCode.DEADLINE_PASSED, 'The inspection period has ended, so the car counts as accepted', { status, deadline: record.order.inspectionEndsAt });
             }
             record = await this.transitions.move(tx, changes, record, 'dispute', role, { ...by, note: input.reason! });
             break;
@@ -190,9 +191,9 @@ export class OrdersService {
   private async pay(tx: Transaction, changes: OrderChanges, record: OrderRecord, method: PaymentMethod): Promise<OrderRecord> {
     const { order, car } = record;
     if (record.paymentOverdue) {
-      throw conflict('DEADLINE_PASSED', 'The payment window for this order has closed', { status: order.status, deadline: order.paymentDueAt });
+      throw conflict(ErrorCode.DEADLINE_PASSED, 'The payment window for this order has closed', { status: order.status, deadline: order.paymentDueAt });
     }
-    if (!SELLABLE_CAR_STATUSES.includes(car.status)) throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer available', { status: car.status });
+    if (!SELLABLE_CAR_STATUSES.includes(car.status)) throw conflict(ErrorCode.CAR_NOT_AVAILABLE, undefined, { status: car.status });
     const { amount, reference } = await this.money.charge(tx, order, method);
     const funded = await this.transitions.move(tx, changes, record, 'pay', 'buyer', { actorUserId: order.buyerId, note: `${formatUsd(amount)} by ${method === 'card' ? 'card' : 'wire transfer'} (${reference})` });
     await moveOrderCar(tx, changes, car.id, 'pay', 'buyer');
@@ -227,7 +228,7 @@ export class OrdersService {
       let record = await this.transitions.lock(tx, orderId);
       if (!record) throw notFound('Order not found');
       if (!transitionFor(decision, record.order.status)) {
-        throw conflict('INVALID_TRANSITION', `Order #${orderId} is ${STATUS_WORDS[record.order.status]}; only a disputed order can be resolved`, { status: record.order.status });
+        throw conflict(ErrorCode.INVALID_TRANSITION, `Order #${orderId} is ${STATUS_WORDS[record.order.status]}; only a disputed order can be resolved`, { status: record.order.status });
       }
       const before = { status: record.order.status };
       record = await this.transitions.move(tx, changes, record, decision, 'operator', { note, actorUserId: actor === 'cli' ? undefined : actor.userId });

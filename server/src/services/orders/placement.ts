@@ -15,6 +15,7 @@ import type { OrderTransitions } from './transitions.ts';
 import { carVisibleTo } from '@common/listing.ts';
 import { leadingBid } from '../leading-bid.ts';
 import type { PlaceOrder } from '@common/schemas/commerce.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 /** A buyer or seller, as the signed-in account acting. */
 export interface Party {
@@ -57,11 +58,11 @@ export class OrderPlacement {
           .where(eq(cars.id, input.carId))
           .for('update', { of: cars });
         if (!car || !carVisibleTo(car.status, { isSeller: false, isStaff: false })) throw notFound('Car not found');
-        if (car.auctionEndsAt) throw conflict('AUCTION_LISTING', 'This car is sold at auction: place a bid instead');
-        if (car.status !== 'active') throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer available', { status: car.status });
-        if (car.sellerUserId === buyer.userId) throw forbidden('CANNOT_BUY_OWN_CAR', 'You cannot order your own car');
+        if (car.auctionEndsAt) throw conflict(ErrorCode.AUCTION_LISTING);
+        if (car.status !== 'active') throw conflict(ErrorCode.CAR_NOT_AVAILABLE, undefined, { status: car.status });
+        if (car.sellerUserId === buyer.userId) throw forbidden(ErrorCode.CANNOT_BUY_OWN_CAR);
         if (input.amount !== car.price) {
-          throw conflict('PRICE_CHANGED', `The asking price is now ${formatUsd(car.price)}. Review it and order again.`, { price: car.price });
+          throw conflict(ErrorCode.PRICE_CHANGED, `The asking price is now ${formatUsd(car.price)}. Review it and order again.`, { price: car.price });
         }
         const orderId = await this.openOrder(tx, changes, { carId: car.id, buyerId: buyer.userId, amount: input.amount, plan: input.plan, actor: 'buyer', actorUserId: buyer.userId, via: 'buy_now' });
         const view = (await readOrder(tx, orderId))!;
@@ -93,18 +94,18 @@ export class OrderPlacement {
           .for('update', { of: cars });
         if (!car || car.sellerUserId !== seller.userId) throw notFound('Car not found');
         if (car.auctionEndsAt && car.status === 'active') {
-          throw conflict('AUCTION_IN_PROGRESS', 'The auction is still running: the highest bid at the end wins');
+          throw conflict(ErrorCode.AUCTION_IN_PROGRESS, 'The auction is still running: the highest bid at the end wins');
         }
         const reserveNotMet = car.status === 'ended' && car.auctionOutcome === 'reserve_not_met';
-        if (reserveNotMet && !car.acceptable) throw conflict('ACCEPT_WINDOW_CLOSED', 'The day to accept the highest bid after the auction has passed');
-        if (car.status !== 'active' && !reserveNotMet) throw conflict('CAR_NOT_AVAILABLE', 'This car is no longer for sale', { status: car.status });
+        if (reserveNotMet && !car.acceptable) throw conflict(ErrorCode.ACCEPT_WINDOW_CLOSED);
+        if (car.status !== 'active' && !reserveNotMet) throw conflict(ErrorCode.CAR_NOT_AVAILABLE, 'This car is no longer for sale', { status: car.status });
         const [bid] = await tx.select().from(bids).where(and(eq(bids.id, bidId), eq(bids.carId, carId)));
         if (!bid) throw notFound('Bid not found');
         if (bid.amount !== car.highestBid || (await leadingBid(tx, carId))?.id !== bid.id) {
-          throw conflict('BID_NOT_HIGHEST', 'Only the highest bid can be accepted', { highestBid: car.highestBid });
+          throw conflict(ErrorCode.BID_NOT_HIGHEST, undefined, { highestBid: car.highestBid });
         }
         const plan = smallestPlanFor(bid.amount);
-        if (!plan) throw conflict('ABOVE_ESCROW_LIMIT', `Escrow covers sales up to ${formatUsd(ESCROW_PLANS.platinum.maxValue)}`);
+        if (!plan) throw conflict(ErrorCode.ABOVE_ESCROW_LIMIT, `Escrow covers sales up to ${formatUsd(ESCROW_PLANS.platinum.maxValue)}`);
         const orderId = await this.openOrder(tx, changes, {
           carId,
           buyerId: bid.userId,
@@ -153,7 +154,7 @@ export class OrderPlacement {
         })
         .returning();
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('ORDER_EXISTS', 'You already have an open order for this car');
+      if (isUniqueViolation(error)) throw conflict(ErrorCode.ORDER_EXISTS);
       throw error;
     }
     await this.deps.transitions.recordOpening(tx, row!.id, input);

@@ -8,6 +8,7 @@ import { conflict } from '../../lib/errors.ts';
 import { lockCarPosition, moveCar } from '../car-transitions.ts';
 import type { OrderAnnouncements, OrderChanges } from './announcements.ts';
 import { selectOrders, type OrderRecord } from './order-views.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 /** How an order's status reads in a sentence ("an order that is in transit"). */
 export const STATUS_WORDS: Record<OrderStatus, string> = {
@@ -69,14 +70,14 @@ export class OrderTransitions {
     const from = record.order.status;
     const transition = transitionFor(action, from);
     if (!transition || !transition.by.includes(actor)) {
-      throw conflict('INVALID_TRANSITION', `Order #${record.order.id} cannot ${action} while ${STATUS_WORDS[from]}`, { status: from });
+      throw conflict(ErrorCode.INVALID_TRANSITION, `Order #${record.order.id} cannot ${action} while ${STATUS_WORDS[from]}`, { status: from });
     }
     const [row] = await tx
       .update(orders)
       .set({ ...options.set, status: transition.to, updatedAt: sql`now()` })
       .where(and(eq(orders.id, record.order.id), eq(orders.status, from)))
       .returning();
-    if (!row) throw conflict('INVALID_TRANSITION', `Order #${record.order.id} changed meanwhile`, { status: from });
+    if (!row) throw conflict(ErrorCode.INVALID_TRANSITION, `Order #${record.order.id} changed meanwhile`, { status: from });
     const note = options.note ?? null;
     await tx.insert(orderEvents).values({ orderId: row.id, fromStatus: from, toStatus: transition.to, actor, actorUserId: options.actorUserId ?? null, note });
     const moved: OrderRecord = { ...record, order: row };

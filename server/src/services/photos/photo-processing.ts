@@ -1,6 +1,7 @@
 import type { Sharp } from 'sharp';
 import { AppError } from '../../lib/errors.ts';
 import { PHOTO_LIMITS, PHOTO_TYPE_NAMES } from '@common/listing.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 /**
  * Most a card image may weigh: a listing page shows twelve of them at once. Grainy photos (high
@@ -75,7 +76,7 @@ export class PhotoProcessor {
 }
 
 export const unsupportedImage = () =>
-  new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Photos must be ${PHOTO_TYPE_NAMES} images`);
+  new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Photos must be ${PHOTO_TYPE_NAMES} images`);
 
 /**
  * Decodes an uploaded photo and encodes it afresh in every size, as WebP and JPEG. Decoding runs
@@ -91,13 +92,13 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
     // The header only: its pixel count is checked below, before anything is decoded.
     metadata = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
-    throw new AppError(400, 'INVALID_IMAGE', 'This image could not be read. Try another file.');
+    throw new AppError(ErrorCode.INVALID_IMAGE);
   }
   const { width = 0, height = 0 } = metadata;
   if (width * height > MAX_PHOTO_PIXELS) {
-    throw new AppError(400, 'IMAGE_TOO_LARGE', `Photos may have at most ${PHOTO_LIMITS.maxMegapixels} megapixels`);
+    throw new AppError(ErrorCode.IMAGE_TOO_LARGE, `Photos may have at most ${PHOTO_LIMITS.maxMegapixels} megapixels`);
   }
-  if (width < 1 || height < 1) throw new AppError(400, 'INVALID_IMAGE', 'This image could not be read. Try another file.');
+  if (width < 1 || height < 1) throw new AppError(ErrorCode.INVALID_IMAGE);
 
   try {
     // Decoded once, at gallery size (JPEG decodes at a fraction of its size when it can), then
@@ -121,6 +122,6 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
     return { width: gallery.info.width, height: gallery.info.height, files: { card: cardFiles, gallery: galleryFiles } };
   } catch (error) {
     if (error instanceof AppError) throw error;
-    throw new AppError(400, 'INVALID_IMAGE', 'This image could not be read. Try another file.');
+    throw new AppError(ErrorCode.INVALID_IMAGE);
   }
 }

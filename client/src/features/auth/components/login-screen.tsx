@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { ERROR_CODES, ErrorCode } from '@common/error-codes.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
@@ -12,7 +13,7 @@ import { TotpCodeField, useTotpCode } from './totp-code-field.tsx';
 import { PasswordField } from './password-field.tsx';
 import './auth.css';
 
-const EMAIL_NOT_VERIFIED = 'Email not verified';
+const EMAIL_NOT_VERIFIED = ERROR_CODES.EMAIL_NOT_VERIFIED.message;
 
 type ResendState =
   | { status: 'idle' }
@@ -20,13 +21,10 @@ type ResendState =
   | { status: 'sent' }
   | { status: 'error'; message: string };
 
-/** The answer to a password without the second factor, for an account that has one. */
-const TOTP_REQUIRED = 'TOTP_REQUIRED';
-
 function isEmailNotVerified(error: unknown): boolean {
   return (
     error instanceof ApiError &&
-    (error.code === 'EMAIL_NOT_VERIFIED' || error.message === EMAIL_NOT_VERIFIED)
+    (error.code === ErrorCode.EMAIL_NOT_VERIFIED || error.message === EMAIL_NOT_VERIFIED)
   );
 }
 
@@ -78,7 +76,7 @@ export function LoginScreen() {
       navigate(redirectTarget(location.state), { replace: true });
     } catch (err) {
       if (isEmailNotVerified(err)) setNotVerified(true);
-      else if (err instanceof ApiError && err.code === TOTP_REQUIRED) {
+      else if (err instanceof ApiError && err.code === ErrorCode.TOTP_REQUIRED) {
         // The password was right; the account signs in with a second factor too.
         setAskCode(true);
         setFocusCode((n) => n + 1);

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { isStaff, RECOVERY_CODE_COUNT } from '@common/back-office.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { TotpConfirmSchema } from '@common/schemas/auth.ts';
 import { issuesByField } from '@common/validation.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -44,7 +45,7 @@ export function TwoFactorSettings({ user }: { user: SessionUser }) {
         const setup = await setupTotp();
         setStep({ kind: 'enrolling', setup });
       } catch (err) {
-        if (err instanceof ApiError && err.code === 'TOTP_ALREADY_ENABLED') markEnabled(user);
+        if (err instanceof ApiError && err.code === ErrorCode.TOTP_ALREADY_ENABLED) markEnabled(user);
         throw err;
       }
     });
@@ -143,7 +144,7 @@ function Enrolment({ setup, onCancel, onConfirmed }: { setup: TotpSetup; onCance
         onConfirmed(recoveryCodes);
       } catch (err) {
         const { fields } = err instanceof ApiError ? detailsByField(err.details, ['code'] as const) : { fields: {} as { code?: string } };
-        if (err instanceof ApiError && (err.code === 'INVALID_TOTP' || fields.code)) {
+        if (err instanceof ApiError && (err.code === ErrorCode.INVALID_TOTP || fields.code)) {
           totpCode.setError(fields.code ?? errorMessage(err));
           totpCode.clear();
           totpCode.focus();

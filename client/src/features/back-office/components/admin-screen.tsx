@@ -1,3 +1,4 @@
+import { ErrorCode } from '@common/error-codes.ts';
 import { useEffect, useId, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, NavLink, useParams } from 'react-router-dom';
 import { isStaff } from '@common/back-office.ts';
@@ -107,7 +108,7 @@ function Console({ user, notFound }: { user: SessionUser; notFound: ReactNode })
   }, [section, user, titleId]);
 
   // The API says this account is not staff after all (a role taken away since it was stored).
-  if (refusal === 'NOT_ALLOWED') return notFound;
+  if (refusal === ErrorCode.NOT_ALLOWED) return notFound;
   if (refusal) return <ConsoleRefused user={user} />;
 
   return (

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext } from 'react';
+import { ErrorCode } from '@common/error-codes.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useResource } from '../../../lib/use-resource.ts';
 
@@ -7,11 +8,11 @@ import { useResource } from '../../../lib/use-resource.ts';
  * was not signed in with the second factor (`TOTP_REQUIRED`). Any call of any section may say so;
  * the console then shows what to do instead of the section.
  */
-export type ConsoleRefusal = 'NOT_ALLOWED' | 'TOTP_REQUIRED';
+export type ConsoleRefusal = typeof ErrorCode.NOT_ALLOWED | typeof ErrorCode.TOTP_REQUIRED;
 
 export function refusalOf(error: unknown): ConsoleRefusal | null {
   if (!(error instanceof ApiError) || error.status !== 403) return null;
-  return error.code === 'TOTP_REQUIRED' || error.code === 'NOT_ALLOWED' ? error.code : null;
+  return error.code === ErrorCode.TOTP_REQUIRED || error.code === ErrorCode.NOT_ALLOWED ? error.code : null;
 }
 
 export const ConsoleAccessContext = createContext<(refusal: ConsoleRefusal) => void>(() => undefined);

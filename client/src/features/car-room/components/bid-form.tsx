@@ -2,9 +2,11 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { BID_RULE_DESCRIPTION, PROXY_BID_DESCRIPTION, bidIncrement } from '@common/bid-rules.ts';
 import { formatUsd } from '@common/pricing.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { LockIcon } from '../../../components/ui/icons.tsx';
 import { MoneyField } from '../../../components/ui/money-field.tsx';
-import { NETWORK_ERROR_MESSAGE, SESSION_EXPIRED_CODE } from '../../../lib/api-client.ts';
+import { NETWORK_ERROR_MESSAGE } from '../../../lib/api-client.ts';
+import { ClientErrorCode } from '../../../lib/client-error-codes.ts';
 import { isAnswered, RetrySafeSender } from '../../../lib/retry-key.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { followsMinimum, formatAmountInput, parseBidAmount } from '../lib/bid-amount.ts';
@@ -134,12 +136,12 @@ export function BidForm({
       if (!isAnswered(error)) {
         // No answer: the bid may or may not have been taken. Retrying this amount reuses the key.
         setFeedback({ tone: 'error', text: NETWORK_ERROR_MESSAGE });
-      } else if (error.code === 'BID_TOO_LOW') {
+      } else if (error.code === ErrorCode.BID_TOO_LOW) {
         setDraft(null); // show the new minimum
         const stated = (error.details as { minimumAmount?: unknown } | undefined)?.minimumAmount;
         setFeedback({ tone: 'error', text: error.message, whileMinimumIs: typeof stated === 'number' ? stated : undefined });
-      } else if (error.code === 'CANNOT_BID_OWN_CAR') setFeedback(null); // the reason below says it
-      else if (error.code === SESSION_EXPIRED_CODE || error.status === 401) {
+      } else if (error.code === ErrorCode.CANNOT_BID_OWN_CAR) setFeedback(null); // the reason below says it
+      else if (error.code === ClientErrorCode.SESSION_EXPIRED || error.status === 401) {
         setFeedback({ tone: 'error', text: SIGN_IN_AGAIN_MESSAGE });
       } else setFeedback({ tone: 'error', text: error.message });
     } finally {

@@ -1,5 +1,7 @@
 import { create } from 'zustand';
 import { ApiError, isAbortError } from '../../../lib/api-client.ts';
+import { ErrorCode } from '@common/error-codes.ts';
+import { CLIENT_ERRORS, ClientErrorCode } from '../../../lib/client-error-codes.ts';
 import { recordServerTime } from '../../../lib/server-clock.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { emitIfConnected, emitWithAck, getSocket, isSocketConnected, onSocketConnect } from '../../../lib/socket.ts';
@@ -305,14 +307,14 @@ export async function submitBid(carId: number, amount: number, idempotencyKey: s
     );
     return placed;
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'BID_TOO_LOW') {
+    if (error instanceof ApiError && error.code === ErrorCode.BID_TOO_LOW) {
       const details = (error.details ?? {}) as { minimumAmount?: unknown; highestBid?: unknown };
       const minimum = typeof details.minimumAmount === 'number' ? details.minimumAmount : undefined;
       const highest = typeof details.highestBid === 'number' ? details.highestBid : undefined;
       updateRoom(carId, (r) => applyBidTooLow(r, minimum, highest));
-    } else if (error instanceof ApiError && error.code === 'CANNOT_BID_OWN_CAR' && userId !== null) {
+    } else if (error instanceof ApiError && error.code === ErrorCode.CANNOT_BID_OWN_CAR && userId !== null) {
       useCarRoomStore.setState((state) => ({ ownCars: { ...state.ownCars, [ownCarKey(userId, carId)]: true } }));
-    } else if (error instanceof ApiError && error.code === 'AUCTION_ENDED') {
+    } else if (error instanceof ApiError && error.code === ErrorCode.AUCTION_ENDED) {
       // The server's clock says it is over, whatever ours showed: show that, and read the result.
       updateRoom(carId, (r) => applyLateBid(r, error.message));
       void Promise.all([syncDetail(carId), syncBids(carId)]);
@@ -329,7 +331,7 @@ export async function acceptHighestBidOf(carId: number, idempotencyKey: string):
   const bids = await getBids(carId);
   updateRoom(carId, (r) => applyBids(r, bids, true));
   const highest = bids[0];
-  if (!highest) throw new ApiError('There are no bids on this car.', 409, { code: 'NO_BIDS' });
+  if (!highest) throw new ApiError(CLIENT_ERRORS.NO_BIDS.message, 409, { code: ClientErrorCode.NO_BIDS });
   const order = await acceptHighestBid(carId, highest.id, idempotencyKey);
   recordPlacedOrder(order);
   return order;

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { SAVED_SEARCH_LIMIT, SAVED_SEARCH_NAME_MAX, type SavedSearchAlerts } from '@common/market-data.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { NewSavedSearchSchema } from '@common/schemas/discovery.ts';
 import { PAGES } from '@common/paths.ts';
 import { issuesByField } from '@common/validation.ts';
@@ -16,7 +17,7 @@ const LIMIT_MESSAGE = `You already keep ${SAVED_SEARCH_LIMIT} saved searches, th
 
 /** The dialog's words for a refused save: the limit, the fields' own messages, else the server's. */
 function refusal(error: unknown): { name?: string; alerts?: string; other: string | null } {
-  if (error instanceof ApiError && error.code === 'LIMIT_REACHED') return { other: LIMIT_MESSAGE };
+  if (error instanceof ApiError && error.code === ErrorCode.LIMIT_REACHED) return { other: LIMIT_MESSAGE };
   if (error instanceof ApiError && error.status === 400) {
     const { fields, other } = detailsByField(error.details, ['name', 'alerts'] as const);
     const rest = other.length > 0 ? other.join(' ') : null;

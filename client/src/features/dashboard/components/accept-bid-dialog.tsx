@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ESCROW_PLANS, smallestPlanFor, amountCharged } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Fact, Facts } from '../../../components/ui/facts.tsx';
 import { ErrorNotice } from '../../../components/ui/load-state.tsx';
@@ -63,7 +64,7 @@ function AcceptBidBody({
       onAccepted(placed);
     } catch (err) {
       setError(errorMessage(err));
-      if (err instanceof ApiError && err.code === 'BID_NOT_HIGHEST') {
+      if (err instanceof ApiError && err.code === ErrorCode.BID_NOT_HIGHEST) {
         // A higher bid came in meanwhile: show it instead.
         retry();
       }

@@ -1,11 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { ESCROW_PLANS, type EscrowPlanId } from '@common/escrow-plans.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { formatUsd } from '@common/pricing.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
 import { MoneySummary } from '../../../components/ui/money-summary.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
+import type { AnyErrorCode } from '../../../lib/client-error-codes.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { placeOrder, type Order } from '../api/orders.ts';
 import { coverageLabel, guaranteeLabel, orderTotals, PLAN_LIST, planCovers, planFor } from '../lib/plans.ts';
@@ -32,7 +34,7 @@ export function BuyForm({
   const price = repriced && repriced.from === listedPrice ? repriced.to : listedPrice;
   const [picked, setPicked] = useState<EscrowPlanId | null>(() => planFor(listedPrice, preferred));
   const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<{ message: string; code?: string } | null>(null);
+  const [error, setError] = useState<{ message: string; code?: AnyErrorCode } | null>(null);
 
   // A new price may be beyond the picked plan's limit: then the cheapest plan that covers it.
   const choice = picked && planCovers(ESCROW_PLANS[picked], price) ? picked : planFor(price, picked ?? preferred);
@@ -54,11 +56,11 @@ export function BuyForm({
       onPlaced(await placeOrder({ carId, amount: price, plan: choice }));
     } catch (err) {
       const code = err instanceof ApiError ? err.code : undefined;
-      if (code === 'PRICE_CHANGED') {
+      if (code === ErrorCode.PRICE_CHANGED) {
         const now = (err as ApiError).details as { price?: unknown } | undefined;
         if (typeof now?.price === 'number' && Number.isSafeInteger(now.price)) setRepriced({ from: listedPrice, to: now.price });
         onStale?.();
-      } else if (code === 'CAR_NOT_AVAILABLE') {
+      } else if (code === ErrorCode.CAR_NOT_AVAILABLE) {
         onStale?.();
       }
       setError({ message: errorMessage(err), code });
@@ -135,13 +137,13 @@ export function BuyForm({
       {error && (
         <Alert tone="error" testId="buy-escrow-error">
           <p>{error.message}</p>
-          {error.code === 'PRICE_CHANGED' && repriced && (
+          {error.code === ErrorCode.PRICE_CHANGED && repriced && (
             <p>
               New asking price: <strong data-testid="new-price">{formatUsd(repriced.to)}</strong>. The total
               below includes it.
             </p>
           )}
-          {error.code === 'ORDER_EXISTS' && (
+          {error.code === ErrorCode.ORDER_EXISTS && (
             <p>
               <Link to="/dashboard?tab=orders" className="text-link">
                 See your orders

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { ErrorCode } from '@common/error-codes.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { updateListing, type CarDetail } from '../api/selling-api.ts';
 import { useListingForm } from '../hooks/use-listing-form.ts';
@@ -47,7 +48,7 @@ export function EditListingDetails({
       form.setValues(listingFormValues(updated));
       setStatus({ tone: 'success', text: 'Changes saved.' });
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'VALIDATION_FAILED') form.refuse(errorsFromDetails(error.details).fields);
+      if (error instanceof ApiError && error.code === ErrorCode.VALIDATION_FAILED) form.refuse(errorsFromDetails(error.details).fields);
       onRefused(error, (text) => setStatus({ tone: 'error', text }));
     } finally {
       setSaving(false);

@@ -1,6 +1,7 @@
 import { useCallback, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { formatUsd } from '@common/pricing.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { SignedIn } from '../../../components/signed-in.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { ArrowLeftIcon, EyeIcon, LockIcon } from '../../../components/ui/icons.tsx';
@@ -84,7 +85,7 @@ function EditListingView({ car, user, onCar }: { car: CarDetail; user: SessionUs
 
   /** A 409 LISTING_LOCKED (or any refusal) re-reads the listing so the page shows why. */
   function reReadIfLocked(error: unknown) {
-    if (error instanceof ApiError && (error.code === 'LISTING_LOCKED' || error.status === 409)) void refresh();
+    if (error instanceof ApiError && (error.code === ErrorCode.LISTING_LOCKED || error.status === 409)) void refresh();
   }
 
   function onRefused(error: unknown, show: (message: string) => void) {

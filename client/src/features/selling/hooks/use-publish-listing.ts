@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { ErrorCode } from '@common/error-codes.ts';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { newIdempotencyKey } from '../../../lib/idempotency-key.ts';
 import { createListing, publishListing, reorderPhotos } from '../api/selling-api.ts';
@@ -61,7 +62,7 @@ export function usePublishListing() {
         draftRef.current = id;
         setDraftId(id);
       } catch (err) {
-        if (err instanceof ApiError && err.code === 'VALIDATION_FAILED') {
+        if (err instanceof ApiError && err.code === ErrorCode.VALIDATION_FAILED) {
           const { fields, other } = errorsFromDetails(err.details);
           setPhase('idle');
           return { fields, message: other.length > 0 ? other.join(' ') : 'Please correct the highlighted fields' };

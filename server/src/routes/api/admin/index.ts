@@ -30,6 +30,7 @@ import { listAudit } from '../../../services/audit.ts';
 import { ledgerCsv } from '../../../services/back-office/money.ts';
 import type { Staff } from '../../../services/back-office/staff.ts';
 import { pathId } from '../path-id.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 const IdParams = IdParam('id');
 
@@ -54,7 +55,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { accounts, listingModeration, moneyDesk, supportDesk, orders } = app.services;
   for (const guard of app.requireStaff) app.addHook('preValidation', guard);
   const adminOnly: preValidationAsyncHookHandler = async (request) => {
-    if (request.session?.role !== 'admin') throw forbidden('NOT_ALLOWED', 'Only an admin can change roles.');
+    if (request.session?.role !== 'admin') throw forbidden(ErrorCode.NOT_ALLOWED, 'Only an admin can change roles.');
   };
   const staffOf = (request: FastifyRequest): Staff => {
     const { userId, email, role } = request.session!;

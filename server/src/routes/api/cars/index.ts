@@ -12,6 +12,7 @@ import { OrderWithEventsSchema } from '@common/schemas/orders.ts';
 import { AcceptBidSchema, ListingEditSchema, ListingQuerySchema, NewListingSchema, PhotoIndexParams, PhotoOrderSchema, criteriaProblems } from '@common/schemas/listing.ts';
 import { DEFAULT_LISTING_FILTER, DEFAULT_LISTING_SORT, DEFAULT_PAGE_SIZE, PHOTO_LIMITS, PHOTO_MAX_SIZE, PHOTO_TYPE_NAMES, carVisibleTo } from '@common/listing.ts';
 import { isStaff } from '@common/back-office.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 const CarIdParams = IdParam('id');
 const ImagesBody = Envelope(GallerySchema);
@@ -238,9 +239,9 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request, reply) => {
         const id = carId(request.params.id);
-        if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the photo as multipart/form-data in the field "file"');
+        if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Send the photo as multipart/form-data in the field "file"');
         const part = await request.file().catch(malformedUpload);
-        if (!part || part.fieldname !== 'file') throw new AppError(400, 'VALIDATION_FAILED', 'Send the photo in the field "file"', [{ field: 'file', message: 'file is required' }]);
+        if (!part || part.fieldname !== 'file') throw new AppError(ErrorCode.VALIDATION_FAILED, 'Send the photo in the field "file"', [{ field: 'file', message: 'file is required' }]);
         const body = await part.toBuffer().catch(malformedUpload);
         if (body.length === 0) throw unsupportedImage();
         return reply.status(201).send({ data: await listings.addPhoto(request.session!.userId, id, body) });
@@ -255,7 +256,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
  */
 function malformedUpload(error: { statusCode?: number }): never {
   if (error.statusCode) throw error;
-  throw new AppError(400, 'INVALID_BODY', 'The upload is not a complete multipart/form-data body', [{ field: 'file', message: 'the upload was cut short or malformed' }]);
+  throw new AppError(ErrorCode.INVALID_BODY, 'The upload is not a complete multipart/form-data body', [{ field: 'file', message: 'the upload was cut short or malformed' }]);
 }
 
 export default carRoutes;

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { commonErrors } from '@common/schemas/envelope.ts';
 import { HealthBodySchema, LivenessBodySchema } from '@common/schemas/support.ts';
+import { ERROR_CODES, ErrorCode } from '@common/error-codes.ts';
+import { errorBody } from '../../../lib/errors.ts';
 
 const HEALTH_TIMEOUT_MS = 2_000;
 
@@ -34,11 +36,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return { data: { status: redis === 'unreachable' ? ('degraded' as const) : ('ok' as const), db: 'ok' as const, redis } };
       } catch (error) {
         request.log.warn({ err: error }, 'health check: database unreachable');
-        return reply.status(503).send({
-          data: { status: 'degraded', db: 'unreachable', redis },
-          error: 'The database is unreachable',
-          code: 'SERVICE_DEGRADED',
-        });
+        return reply.status(ERROR_CODES.SERVICE_DEGRADED.status).send({ data: { status: 'degraded', db: 'unreachable', redis }, ...errorBody(ErrorCode.SERVICE_DEGRADED) });
       }
     },
   );

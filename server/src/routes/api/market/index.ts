@@ -21,6 +21,7 @@ import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
 import { IdParam } from '@common/schemas/kit.ts';
 import { AppError, validationFailed } from '../../../lib/errors.ts';
 import { pathId } from '../path-id.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 
 /**
  * Saved searches with their alerts, a car's price history and sold results (contract
@@ -196,9 +197,9 @@ async function multipartFields(request: FastifyRequest): Promise<Record<string, 
     }
   } catch (error) {
     const statusCode = (error as { statusCode?: number }).statusCode;
-    if (statusCode === 413) throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The unsubscribe form takes at most 5 short fields and no file');
+    if (statusCode === 413) throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, 'The unsubscribe form takes at most 5 short fields and no file');
     if (statusCode) throw error;
-    throw new AppError(400, 'INVALID_BODY', 'The form is not a complete multipart/form-data body', [{ field: 'body', message: 'the form was cut short or malformed' }]);
+    throw new AppError(ErrorCode.INVALID_BODY, 'The form is not a complete multipart/form-data body', [{ field: 'body', message: 'the form was cut short or malformed' }]);
   }
   return fields;
 }
