@@ -1,5 +1,7 @@
+import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CHAT_MESSAGE_MAX_LENGTH } from '@common/schemas/commerce.ts';
 import { GUARD_REASONS, screenMessage, type GuardVerdict } from './contact-guard.ts';
 import { guardCases, heldOutCases, type GuardCase } from './contact-guard-cases.ts';
 
@@ -58,6 +60,19 @@ describe('screenMessage', () => {
     expect(reasonsOf(screen('https://luxemotors.example.evil.com/cars/12'))).toEqual(['link']);
     expect(reasonsOf(screen('http://localhost:3001/cars/9'))).toEqual(['link']);
     expect(reasonsOf(screenMessage('https://luxemotors.example/cars/12', { ownHosts: [] }))).toEqual(['link']);
+  });
+
+  it('screens a message of the longest length built to make its patterns backtrack in milliseconds, not seconds', () => {
+    // Each repeats what one of the patterns reads (letters, digits, separators, "at", "dot", digit words):
+    // a pattern that backtracks exponentially takes seconds on these, and the chat service waits for it.
+    const pieces = ['a', 'a ', 'a.', '1', '1 ', '1.', '1-', 'a@', 'a at ', 'a dot ', 'one ', 'one', 'oh', '5🔥', '(at)', 'wh4tsapp ', 'wire ', 'pay me ', 'ab.cd-ef_gh+', '+ '];
+    screen('warm up the patterns: 555 0134 at gmail dot com');
+    for (const piece of pieces) {
+      const text = piece.repeat(Math.ceil(CHAT_MESSAGE_MAX_LENGTH / piece.length)).slice(0, CHAT_MESSAGE_MAX_LENGTH);
+      const started = performance.now();
+      screen(text);
+      expect(performance.now() - started, JSON.stringify(piece)).toBeLessThan(250);
+    }
   });
 
   it('allows an empty or blank message (the route refuses it; the guard has nothing to hold)', () => {

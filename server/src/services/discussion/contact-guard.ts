@@ -117,8 +117,14 @@ const AT = String.raw`(?:\s*,?\s*@\s*,?\s*|\s*[([{<]\s*(?:at|@)\s*[)\]}>]\s*|\s+
 const DOT = String.raw`(?:\.|\s*[([{<]\s*(?:dot|\.)\s*[)\]}>]\s*|,?\s+dot\s+|\s+\.\s+)`;
 const LOCAL_PART = String.raw`[a-z0-9](?:[a-z0-9._+-]*[a-z0-9_])?`;
 const LABEL = String.raw`[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?`;
+/**
+ * `pattern` matched once, never backtracked into (a lookahead's capture matched again as capture
+ * `group`): each part of an address is read once, not once per shorter prefix of it, which had
+ * made the address pattern the guard's slowest step.
+ */
+const atomic = (pattern: string, group: number) => `(?=(${pattern}))\\${group}`;
 const EMAIL = new RegExp(
-  String.raw`(?<![a-z0-9._+-])${LOCAL_PART}(?:${DOT}${LOCAL_PART})*${AT}(?:${LABEL}(?:${DOT}${LABEL})*${DOT}(?:${EMAIL_TLDS})|(?:${MAIL_PROVIDERS}))(?![a-z0-9-])`,
+  String.raw`(?<![a-z0-9._+-])${atomic(LOCAL_PART, 1)}(?:${DOT}${atomic(LOCAL_PART, 2)})*${AT}(?:${atomic(LABEL, 3)}(?:${DOT}${atomic(LABEL, 4)})*${DOT}(?:${EMAIL_TLDS})|(?:${MAIL_PROVIDERS}))(?![a-z0-9-])`,
   'g',
 );
 
@@ -134,8 +140,10 @@ const POINTING_WORD_BEFORE_AT = /^(?:history|photos|pictures|pics|more|look|it|t
  * Characters written one by one with spaces ("c a r s 4 u @ g m x . d e") joined, keeping their
  * punctuation: where an address or a link is spelled out letter by letter.
  */
-const SPACED_OUT = /(?<![\p{L}\p{N}])(?:[\p{L}\p{N}@.:/_-] ){4,}[\p{L}\p{N}@.:/_-](?![\p{L}\p{N}])/gu;
-const closeSpacedOut = (text: string) => text.replace(SPACED_OUT, (match) => match.replace(/ /g, ''));
+const SPACED_OUT = /(?<![a-z0-9])(?:[a-z0-9@.:/_-] ){4,}[a-z0-9@.:/_-](?![a-z0-9])/g;
+/** A quick test that most messages fail, so that the slower pattern above runs only where it may match. */
+const MAY_BE_SPACED_OUT = /[^ ] [^ ] [^ ] [^ ] [^ ](?![^ ])/;
+const closeSpacedOut = (text: string) => (MAY_BE_SPACED_OUT.test(text) ? text.replace(SPACED_OUT, (match) => match.replace(/ /g, '')) : text);
 
 function replaceEmails(text: string, findings: GuardFinding[]): string {
   return text.replace(EMAIL, (match) => {
@@ -298,6 +306,16 @@ const SPOKEN_SEPARATORS = new Set(['dash', 'hyphen', 'dot', 'space']);
 const DIGIT_LOOK_ALIKES: Record<string, string> = { o: '0', l: '1', i: '1' };
 /** What may stand between two digits of one number. */
 const SEPARATOR_CHARACTER = /[\s.\-/\\()[\]{}+*_|,:~'"`’‘“”•·‧・･…⁃]|\p{Extended_Pictographic}|\p{So}|\p{Sk}/u;
+const separatorCache = new Map<string, boolean>();
+function isSeparator(character: string): boolean {
+  let answer = separatorCache.get(character);
+  if (answer === undefined) {
+    answer = SEPARATOR_CHARACTER.test(character);
+    // Bounded: a message of unusual characters must not grow it without end.
+    if (separatorCache.size < 4096) separatorCache.set(character, answer);
+  }
+  return answer;
+}
 
 /** A word that is only digit words run together ("fivefive", "oneoh"), as its digits. */
 function runTogetherDigits(word: string): string | null {
@@ -312,7 +330,7 @@ function runTogetherDigits(word: string): string | null {
     }
     return null;
   };
-  return word.length >= 4 ? solve(word) : null;
+  return word.length >= 4 && /^(?:ze|oh|on|tw|th|fo|fi|si|se|ei|ni)/.test(word) ? solve(word) : null;
 }
 
 interface DigitItem {
@@ -376,9 +394,9 @@ function digitRuns(text: string): DigitRun[] {
     gap = '';
   };
   /** The digits the word at `index` stands for, if it is a digit word (or a look-alike letter against digits). */
-  const wordDigits = (index: number): { digits: string; kind: DigitItem['kind'] } | null => {
-    const token = tokens[index];
-    if (token?.kind !== 'word') return null;
+  const digitsOf = (index: number): { digits: string; kind: DigitItem['kind'] } | null => {
+    const token = tokens[index]!;
+    if (token.kind !== 'word') return null;
     const word = token.text;
     if (DIGIT_WORDS[word] !== undefined) return { digits: DIGIT_WORDS[word], kind: 'spelled' };
     if (COMPOUND_NUMBER_WORDS[word] !== undefined) return { digits: COMPOUND_NUMBER_WORDS[word], kind: 'compound' };
@@ -388,13 +406,14 @@ function digitRuns(text: string): DigitRun[] {
     if (touchesNumber && DIGIT_LOOK_ALIKES[word] !== undefined) return { digits: DIGIT_LOOK_ALIKES[word], kind: 'spelled' };
     return null;
   };
+  const wordDigits = tokens.map((_token, index) => digitsOf(index));
+  // Digits written against other letters are a code or a quantity (BNR32, ZR19, 310k, 6pm).
+  const stuck = (index: number) => tokens[index]?.kind === 'word' && wordDigits[index] === null;
 
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i]!;
     const end = token.start + token.text.length;
     if (token.kind === 'number') {
-      // Digits written against other letters are a code or a quantity (BNR32, ZR19, 310k, 6pm).
-      const stuck = (neighbour: number) => tokens[neighbour]?.kind === 'word' && wordDigits(neighbour) === null;
       if (stuck(i - 1) || stuck(i + 1)) {
         close();
         continue;
@@ -402,14 +421,14 @@ function digitRuns(text: string): DigitRun[] {
       add({ digits: token.text, kind: 'numeral', start: token.start, end });
     } else if (token.kind === 'word') {
       const word = token.text;
-      const digits = wordDigits(i);
+      const digits = wordDigits[i];
       if (digits) add({ ...digits, start: token.start, end });
       else if (word === 'double' || word === 'triple') {
         // "double seven": the next digit twice, within the run or starting one.
         multiplier = word === 'double' ? 2 : 3;
       } else if (SPOKEN_SEPARATORS.has(word) && current) gap += '-';
       else close();
-    } else if (token.kind === 'space' || SEPARATOR_CHARACTER.test(token.text)) {
+    } else if (token.kind === 'space' || isSeparator(token.text)) {
       gap += token.text;
     } else {
       close();
@@ -519,21 +538,34 @@ function findPhoneNumbers(text: string, findings: GuardFinding[]): void {
  * Letters written one by one ("w h a t s a p p", "t.e.l.e.g.r.a.m", "E-T-H") joined into a word:
  * three or more single characters in a row, each followed by a short separator.
  */
-const SPACED_CHARACTERS = /(?<![\p{L}\p{N}])(?:[\p{L}\p{N}$@](?:[\s.\-_*·•,/|\\~'’:]{1,3}|\p{Extended_Pictographic}{1,3})){2,}[\p{L}\p{N}$@](?![\p{L}\p{N}])/gu;
+const SPACED_CHARACTERS = /(?<![a-z0-9])(?:[a-z0-9$@](?:[\s.\-_*·•,/|\\~'’:]{1,3}|\p{Extended_Pictographic}{1,3})){2,}[a-z0-9$@](?![a-z0-9])/gu;
+/** A quick test that most messages fail: three characters each alone between separators (an emoji is up to six code units). */
+const MAY_HAVE_SPACED_CHARACTERS = /(?:^|[^\w$@])[\w$@][^\w$@]{1,6}[\w$@][^\w$@]{1,6}[\w$@](?![\w$@])/;
 
 function collapseSpacedCharacters(text: string): string {
-  return text.replace(SPACED_CHARACTERS, (match) => ` ${match.replace(/[^\p{L}\p{N}$@]/gu, '')} `);
+  if (!MAY_HAVE_SPACED_CHARACTERS.test(text)) return text;
+  return text.replace(SPACED_CHARACTERS, (match) => ` ${match.replace(/[^a-z0-9$@]/g, '')} `);
 }
 
 /** Digits and symbols written for letters ("wh4tsapp", "te1egram", "U$DT"). */
 const LEET: Record<string, string> = { '4': 'a', '@': 'a', '3': 'e', '0': 'o', '5': 's', $: 's', '7': 't', '8': 'b', '9': 'g', '|': 'l', '!': 'i' };
 
+/** `word` with each run of one letter written once ("whatsaap" → "whatsap"). */
+function singleLetters(word: string): string {
+  let result = word.slice(0, 1);
+  for (let i = 1; i < word.length; i += 1) if (word[i] !== word[i - 1]) result += word[i];
+  return result;
+}
+
+const LETTERS_ONLY = /^[a-z]+$/;
+
 /** A word as it may have been meant: leetspeak read as letters (1 as both i and l), doubled letters single. */
 function readings(word: string): string[] {
+  if (LETTERS_ONLY.test(word)) return [singleLetters(word)];
   if (!/\p{L}/u.test(word)) return [];
   const letters = word.replace(/[4@3057$89|!]/g, (character) => LEET[character] ?? character);
   const spellings = letters.includes('1') ? [letters.replace(/1/g, 'i'), letters.replace(/1/g, 'l')] : [letters];
-  return [...new Set(spellings.map((spelling) => spelling.replace(/(\p{L})\1+/gu, '$1')))];
+  return [...new Set(spellings.map(singleLetters))];
 }
 
 /** Whether `a` and `b` differ by at most one letter added, removed or changed. */
@@ -541,8 +573,11 @@ function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  // After the first difference, the rest must match with one letter skipped on the longer side (or on both).
+  const skipA = a.length >= b.length ? 1 : 0;
+  const skipB = b.length >= a.length ? 1 : 0;
+  for (let j = i; j + skipA < a.length; j += 1) if (a[j + skipA] !== b[j + skipB]) return false;
+  return true;
 }
 
 interface NamedService {
@@ -606,14 +641,21 @@ const ON = new Set(['on', 'via', 'through', 'thru', 'over', 'using', 'in', 'at',
 
 const SERVICE_BY_SPELLING = new Map<string, NamedService>();
 for (const service of SERVICES) for (const spelling of service.spellings) SERVICE_BY_SPELLING.set(spelling, service);
+const FUZZY_SPELLINGS = SERVICES.flatMap((service) => (service.fuzzy ? service.spellings.filter((spelling) => spelling.length >= 7).map((spelling) => ({ spelling, service })) : []));
+const LONGEST_SPELLING = Math.max(...SERVICES.flatMap((service) => service.spellings.map((spelling) => spelling.length)));
+/** Beginnings of the names that may be written split ("whats" of "whats app"): only these start a join. */
+const SPLIT_NAME_BEGINNINGS = new Set(
+  SERVICES.filter((service) => !service.whole && !service.ambiguous).flatMap((service) => service.spellings.flatMap((spelling) => [...spelling].map((_letter, end) => spelling.slice(0, end + 1)))),
+);
 
-function serviceFor(word: string, allowFuzzy: boolean): NamedService | undefined {
-  for (const reading of readings(word)) {
+/** The service one word names, read as leetspeak, or with one letter wrong for a long name. */
+function serviceNamedBy(readingsOfWord: string[]): NamedService | undefined {
+  for (const reading of readingsOfWord) {
     const exact = SERVICE_BY_SPELLING.get(reading);
     if (exact) return exact;
-    if (!allowFuzzy || NOT_A_SERVICE.has(reading) || reading.length < 7) continue;
-    const near = SERVICES.find((service) => service.fuzzy && service.spellings.some((spelling) => spelling.length >= 7 && withinOneEdit(reading, spelling)));
-    if (near) return near;
+    if (NOT_A_SERVICE.has(reading) || reading.length < 6 || reading.length > LONGEST_SPELLING + 1) continue;
+    const near = FUZZY_SPELLINGS.find(({ spelling }) => withinOneEdit(reading, spelling));
+    if (near) return near.service;
   }
   return undefined;
 }
@@ -628,19 +670,35 @@ function invitedTo(service: NamedService, words: string[], index: number, span: 
 }
 
 function findNamedServices(text: string, findings: GuardFinding[]): void {
-  const words = text.match(/[\p{L}\p{N}$@|!]+/gu)?.map((word) => word.replace(/^[|!]+|[|!]+$/g, '')).filter(Boolean) ?? [];
+  const words: string[] = [];
+  for (const word of text.match(/[\p{L}\p{N}$@|!]+/gu) ?? []) {
+    // "|" and "!" stand for letters inside a word ("te|egram"), not at its ends ("signal!").
+    const trimmed = /[|!]/.test(word) ? word.replace(/^[|!]+|[|!]+$/g, '') : word;
+    if (trimmed) words.push(trimmed);
+  }
+  const plain = words.map((word) => LETTERS_ONLY.test(word));
   for (let i = 0; i < words.length; i += 1) {
-    // A name split in two or three ("whats app", "what's app", "pay pal", "western union").
-    for (const span of [3, 2, 1]) {
-      const parts = words.slice(i, i + span);
-      if (parts.length < span || (span > 1 && parts.some((part) => part.startsWith('@') || !/^\p{L}+$/u.test(part)))) continue;
-      const service = serviceFor(parts.join('').replace(/^@/, ''), span === 1);
-      if (!service) continue;
-      if ((span > 1 && service.whole) || (service.ambiguous && (span > 1 || !invitedTo(service, words, i, span)))) continue;
-      findings.push({ reason: service.reason, fragment: service.name });
-      i += span - 1;
-      break;
+    // A name split in two or three ("whats app", "what's app", "pay pal", "western union"): exact spellings only.
+    let found: { service: NamedService; span: number } | undefined;
+    const reading = plain[i] ? singleLetters(words[i]!) : null;
+    const mayBeginName = reading !== null && SPLIT_NAME_BEGINNINGS.has(reading);
+    for (const span of mayBeginName ? [3, 2] : []) {
+      if (i + span > words.length || !plain.slice(i, i + span).every(Boolean)) continue;
+      const joined = words.slice(i, i + span).join('');
+      if (joined.length > LONGEST_SPELLING * 2) continue;
+      const service = SERVICE_BY_SPELLING.get(singleLetters(joined));
+      if (service && !service.whole && !service.ambiguous) {
+        found = { service, span };
+        break;
+      }
     }
+    if (!found) {
+      const service = serviceNamedBy(reading !== null ? [reading] : readings(words[i]!.replace(/^@/, '')));
+      if (service && (!service.ambiguous || invitedTo(service, words, i, 1))) found = { service, span: 1 };
+    }
+    if (!found) continue;
+    findings.push({ reason: found.service.reason, fragment: found.service.name });
+    i += found.span - 1;
   }
 }
 
