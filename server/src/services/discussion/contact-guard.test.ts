@@ -13,11 +13,12 @@ describe('the table of messages', () => {
   const held = guardCases.filter((entry) => entry.expect === 'hold');
   const allowed = guardCases.filter((entry) => entry.expect === 'allow');
 
-  it('has at least 300 messages, about half of each kind, a fifth of them held out', () => {
+  it('has at least 300 messages, about half of each kind, and a held-out part of at least 80', () => {
+    // The held-out part cannot grow once the detector has been tuned: messages written later are tuning ones.
     expect(guardCases.length).toBeGreaterThanOrEqual(300);
     expect(held.length / guardCases.length).toBeGreaterThan(0.45);
     expect(allowed.length / guardCases.length).toBeGreaterThan(0.45);
-    expect(heldOutCases.length / guardCases.length).toBeGreaterThanOrEqual(0.15);
+    expect(heldOutCases.length).toBeGreaterThanOrEqual(80);
     expect(new Set(guardCases.map((entry) => entry.text)).size).toBe(guardCases.length);
   });
 

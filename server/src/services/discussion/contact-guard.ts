@@ -177,8 +177,8 @@ function findAsWrittenOrSpacedOut(text: string, findings: GuardFinding[], replac
 
 const findEmails = (text: string, findings: GuardFinding[]) => findAsWrittenOrSpacedOut(text, findings, (each) => replaceEmails(each, findings));
 
-/** A dot written out or spaced (`dot`, `(dot)`, `[.]`, ` . `) between the parts of a host name. */
-const SPELLED_DOT = /\s*[([{<]\s*(?:dot|\.)\s*[)\]}>]\s*|\s+(?:dot|d0t)\s+|\s+\.\s+/g;
+/** A dot written out or spaced (`dot`, `(dot)`, `[.]`, `-dot-`, ` . `) between the parts of a host name. */
+const SPELLED_DOT = /\s*[([{<]\s*(?:dot|\.)\s*[)\]}>]\s*|\s+(?:dot|d0t)\s+|[-_]dot[-_]|\s+\.\s+/g;
 const LINK = new RegExp(
   String.raw`(?:\b(?:https?|ftp):\/\/[^\s<>"]+|\bwww\d?\.[^\s<>"]+|\b(?:wa|t|m|telegram)\.me\/[^\s<>"]*|(?<![\w.@-])(?:${LABEL}\.)+(?:${TLDS})\b(?::\d{2,5})?(?:\/[^\s<>"]*)?)`,
   'g',
@@ -605,6 +605,7 @@ const SERVICES: NamedService[] = [
   { name: 'kakaotalk', reason: 'messaging_app', spellings: ['kakaotalk', 'kakao'] },
   { name: 'threema', reason: 'messaging_app', spellings: ['threma'] },
   { name: 'wickr', reason: 'messaging_app', spellings: ['wickr'] },
+  { name: 'kik', reason: 'messaging_app', spellings: ['kik'] },
   { name: 'skype', reason: 'messaging_app', spellings: ['skype'] },
   { name: 'imessage', reason: 'messaging_app', spellings: ['imesage'] },
   { name: 'facetime', reason: 'messaging_app', spellings: ['facetime'] },
@@ -636,7 +637,7 @@ const SERVICES: NamedService[] = [
 /** Real words one letter away from a fuzzy name. */
 const NOT_A_SERVICE = new Set(['whatsup', 'watsup', 'wasup', 'betcoin', 'bitcon', 'instagrams']);
 
-const INVITING = new Set(['me', 'us', 'add', 'message', 'msg', 'chat', 'talk', 'contact', 'reach', 'find', 'text', 'call', 'dm', 'pm', 'ping', 'hit', 'follow', 'write', 'inbox', 'continue', 'speak', 'join', 'm', 'am', 'im', 'available', 'active', 'hmu', 'there', 'moving', 'move', 'friend', 'request', 'connect', 'search']);
+const INVITING = new Set(['me', 'us', 'add', 'message', 'msg', 'chat', 'talk', 'contact', 'reach', 'find', 'text', 'call', 'dm', 'pm', 'ping', 'hit', 'follow', 'write', 'inbox', 'continue', 'speak', 'join', 'm', 'am', 'im', 'available', 'active', 'hmu', 'there', 'moving', 'move', 'friend', 'request', 'connect', 'search', 'dms', 'open']);
 const ON = new Set(['on', 'via', 'through', 'thru', 'over', 'using', 'in', 'at', 'by']);
 
 const SERVICE_BY_SPELLING = new Map<string, NamedService>();
@@ -711,7 +712,7 @@ const PHRASES: Array<[GuardReason, RegExp]> = [
   ['messaging_app', /\bcall\s+me\s+(?:on|at|anytime|any time|tonight|tomorrow|today|now|directly|direct|back|asap|later|after|before|when|\+|\d)/],
   ['messaging_app', /\bgive\s+(?:me|us)\s+a\s+(?:call|ring|buzz|bell|text|shout)\b/],
   ['messaging_app', /\bhit\s+me\s+up\b|\bhmu\b/],
-  ['messaging_app', /\b(?:dm|pm|inbox)\s+me\b|\bprivate\s+message\s+me\b/],
+  ['messaging_app', /\b(?:dm|pm|inbox)\s+me\b|\bprivate\s+message\s+me\b|\b(?:dms|pms|inbox)\s+(?:are\s+|is\s+)?open\b/],
   ['messaging_app', /\b(?:message|msg|contact|reach|ping|write\s+to|talk\s+to|speak\s+to)\s+me\s+(?:on|at|via|through|over|privately|directly|direct|outside|off|elsewhere|by phone)\b/],
   ['messaging_app', /\breach\s+out\s+(?:to\s+me\s+)?(?:directly|privately|on|at|via)\b/],
   ['messaging_app', /\b(?:let'?s|lets|we can|we could|can we|could we|happy to|prefer to|better to|rather)\s+(?:talk|chat|speak|continue|discuss|take this|move this|move|deal|sort this|sort it)\s+(?:this\s+|it\s+)?(?:conversation\s+|chat\s+|discussion\s+)?(?:offline|off-line|privately|in private|elsewhere|outside|off (?:the )?(?:site|platform|app)|directly|on the phone|by phone|over the phone)\b/],
@@ -742,7 +743,7 @@ const PHRASES: Array<[GuardReason, RegExp]> = [
   ['payment', /\b(?:transfer|send|wire|pay|deposit)\w*\b[^.!?\n]{0,30}?\bto\s+(?:me|the account (?:i|we) (?:send|give|share|provide))\b(?!\s+(?:through|via|in|with)\s+(?:the\s+)?(?:escrow|site|platform))/],
   ['payment', /\bpa(?:y|id|ying|yment)\s+(?:me\s+|you\s+|him\s+|her\s+|us\s+|the seller\s+|it\s+)?(?:directly|direct|privately|in person|in cash|cash|outside|off-site|off the (?:site|platform)|under the table)\b(?!\s+(?:through|via|into|to|with|using|in)\s+(?:the\s+)?(?:escrow|luxemotors|site|platform))/],
   ['payment', /\bdirect\s+(?:payment|transfer|deal|sale|bank)\b|\b(?:deal|buy|sell|trade|transact)\s+(?:it\s+|this\s+)?directly\s+(?:with|from)\s+me\b|\bdeal\s+directly\b/],
-  ['payment', /\bcash\s+(?:only|in hand|deal|on collection|on delivery|under the table)\b/],
+  ['payment', /\bcash\s+(?:only|in hand|deal|on collection|on delivery|under the table)\b|\bbank[- ]to[- ]bank\b/],
   ['payment', /\b(?:skip|skipping|avoid|avoiding|bypass|bypassing|dodge|dodging|circumvent|cut out|cutting out|get around|go around|way around|without|outside(?: of)?|instead of|rather than|no need (?:for|to (?:use|involve|go through|bother with))|don'?t need|do not need|forget(?: about)?|save(?: on)?|saving(?: on)?|no)\s+(?:the\s+|an?\s+|this\s+|their\s+|your\s+|any\s+|all\s+(?:the\s+)?)?(?:escrow|platform'?s?|site'?s?|luxemotors|middleman|middle man|middlemen)\b/],
   ['payment', /\b(?:take|leave|keep|cut)\s+(?:the\s+)?escrow\s+out\b/],
   ['payment', /\boff[- ]?(?:the\s+)?(?:platform|app|luxemotors)\b|\boff\s+(?:the\s+)?(?:site|website)\b|\boutside\s+(?:of\s+)?(?:the\s+|this\s+)?(?:site|platform|app|website|luxemotors)\b/],
