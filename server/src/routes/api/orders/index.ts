@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_ESCROW_PLAN, type EscrowPlanId } from '@common/escrow-plans.ts';
 import { ORDER_ACTION_BODIES, PlaceOrderSchema } from '@common/schemas/commerce.ts';
-import { type PartyAction } from '@common/order-lifecycle.ts';
+import { ORDER_TRANSITIONS, type PartyAction } from '@common/order-lifecycle.ts';
 import { Envelope, errorResponses, type DeclaredError } from '@common/schemas/envelope.ts';
 import { ErrorCode } from '@common/error-codes.ts';
 import { IdParam, IdempotencyHeaders } from '@common/schemas/kit.ts';
@@ -47,6 +47,12 @@ const ACTIONS: { action: PartyAction; who: string; summary: string; errors?: Dec
     summary: 'Cancel an unpaid order: awaiting_payment → cancelled.',
   },
 ];
+
+/** Whether one of the parties may never make this move (it is then refused with 403 NOT_ALLOWED). */
+const closedToAParty = (action: PartyAction) => {
+  const movers = ORDER_TRANSITIONS.filter((t) => t.action === action).flatMap((t) => t.by);
+  return !movers.includes('buyer') || !movers.includes('seller');
+};
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const orders = app.services.orders;
@@ -128,7 +134,10 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           headers: IdempotencyHeaders,
           params: OrderIdParams,
           body: ORDER_ACTION_BODIES[action],
-          response: { 200: Envelope(OrderWithEventsSchema), ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.NOT_ALLOWED, ErrorCode.INVALID_TRANSITION, ...errors) },
+          response: {
+            200: Envelope(OrderWithEventsSchema),
+            ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.INVALID_TRANSITION, ...(closedToAParty(action) ? [ErrorCode.NOT_ALLOWED] : []), ...errors),
+          },
         },
       },
       async (request) => {
