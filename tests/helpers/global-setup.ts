@@ -29,7 +29,7 @@ async function reportUnprovoked(): Promise<void> {
   const declared = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).flatMap(([method, { responses }]) =>
       Object.entries(responses).flatMap(([status, response]) =>
-        (response.content?.['application/json']?.schema?.properties?.code?.enum ?? []).map((code) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')} ${status} ${code}`),
+        (Number(status) < 400 ? [] : (response.content?.['application/json']?.schema?.properties?.code?.enum ?? [])).map((code) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')} ${status} ${code}`),
       ),
     ),
   );
