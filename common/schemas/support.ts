@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { SUPPORT_CATEGORIES, SUPPORT_PRIORITIES } from '../enums.ts';
 import { IsoDateTime, StringEnum } from './kit.ts';
+import { ERROR_CODES, ErrorCode } from '../error-codes.ts';
 
 /** What the support routes and the health check answer. */
 
@@ -43,7 +44,7 @@ export type Health = Static<typeof HealthSchema>;
 export const HealthBodySchema = Type.Object({
   data: HealthSchema,
   error: Type.Optional(Type.String()),
-  code: Type.Optional(Type.String()),
+  code: Type.Optional(StringEnum([ErrorCode.SERVICE_DEGRADED] as const, { description: `${ErrorCode.SERVICE_DEGRADED} — ${ERROR_CODES.SERVICE_DEGRADED.message}` })),
 });
 
 /** `GET /api/health/live`. */

@@ -9,6 +9,7 @@ import { openDatabase, type DatabaseHandle } from '../../db/client.ts';
 import databasePlugin from './plugins/database.ts';
 import errorsPlugin, { answerFrameworkError } from './plugins/errors.ts';
 import shapeCheckPlugin from './plugins/shape-check.ts';
+import errorDeclarationsPlugin from './plugins/error-declarations.ts';
 import inputLimitsPlugin from './plugins/input-limits.ts';
 import securityHeadersPlugin from './plugins/security-headers.ts';
 import compressionPlugin from './plugins/compression.ts';
@@ -113,6 +114,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   app.decorate('viewerCounts', noViewers);
   await app.register(errorsPlugin);
   if (deps.shapeCheck) await app.register(shapeCheckPlugin, { check: deps.shapeCheck });
+  // Before any route and the guards: it adds the codes of the shared layers to each route's responses.
+  await app.register(errorDeclarationsPlugin);
   // Before any route: it bounds every route's schema as the route is added.
   await app.register(inputLimitsPlugin);
   await app.register(securityHeadersPlugin);

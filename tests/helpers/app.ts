@@ -7,6 +7,7 @@ import { buildApp, type AppDependencies } from '../../server/src/app.ts';
 import { loadConfig, type AppConfig } from '../../server/src/config.ts';
 import { ShapeCheck } from '../../server/src/lib/shape-check.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { keepAnswered } from './answered-codes.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -57,6 +58,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       if (!database) await db.close();
+      keepAnswered(shapeCheck, String(port));
       if (shapeCheck.mismatches.length > 0) throw new Error(`Answers or pushes that do not match their schemas:\n${shapeCheck.report()}`);
     },
   };

@@ -455,12 +455,20 @@ describe('the database', () => {
 describe('OpenAPI', () => {
   it('documents every escrow endpoint with the errors it can answer', async () => {
     const doc = (await api.call('GET', '/docs/json', undefined)).json();
+    const codes = (response: { content: Record<string, { schema: { properties: { code: { enum: string[] } } } }> }) => response.content['application/json']!.schema.properties.code.enum;
     for (const action of ['pay', 'ship', 'confirm-delivery', 'accept', 'dispute', 'cancel']) {
       const operation = doc.paths[`/api/orders/{id}/${action}`]?.post;
       expect(operation, action).toBeDefined();
-      expect(Object.keys(operation.responses).sort(), action).toEqual(['200', '400', '401', '402', '403', '404', '409', '422', '500']);
+      // Only paying moves money, so only it can be declined.
+      const statuses = ['200', '400', '401', ...(action === 'pay' ? ['402'] : []), '403', '404', '409', '413', '415', '422', '500', '503'];
+      expect(Object.keys(operation.responses).sort(), action).toEqual(statuses);
+      expect(codes(operation.responses['409']), action).toEqual(expect.arrayContaining(['INVALID_TRANSITION', 'IDEMPOTENCY_KEY_IN_USE']));
+      // Either party may cancel; every other move is one party's, refused to the other.
+      expect(codes(operation.responses['403']).sort(), action).toEqual(action === 'cancel' ? ['EMAIL_NOT_VERIFIED'] : ['EMAIL_NOT_VERIFIED', 'NOT_ALLOWED']);
       expect(operation.parameters.some((p: { name: string; in: string }) => p.name === 'idempotency-key' && p.in === 'header'), action).toBe(true);
     }
+    expect(codes(doc.paths['/api/orders/{id}/pay'].post.responses['402'])).toEqual(['PAYMENT_DECLINED']);
+    expect(codes(doc.paths['/api/orders/{id}/pay'].post.responses['409'])).toEqual(expect.arrayContaining(['DEADLINE_PASSED', 'CAR_NOT_AVAILABLE']));
     expect(Object.keys(doc.paths['/api/orders'].post.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '409', '422']));
     expect(doc.paths['/api/orders/{id}'].get.responses['200']).toBeDefined();
   });

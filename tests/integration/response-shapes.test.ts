@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { Envelope, errorResponses } from '@common/schemas/envelope.ts';
 import type { ChatMessage } from '@common/schemas/chat.ts';
 import { buildApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
@@ -47,19 +47,19 @@ beforeAll(async () => {
   await app.register(
     async (routes) => {
       const typed = routes.withTypeProvider<TypeBoxTypeProvider>();
-      typed.get('/car/:case', { schema: { params: Type.Object({ case: Type.String() }), response: { 200: Envelope(Car), ...commonErrors } } }, async (request) => ({
+      typed.get('/car/:case', { schema: { params: Type.Object({ case: Type.String() }), response: { 200: Envelope(Car) } } }, async (request) => ({
         data: answers[request.params.case] as never,
       }));
-      typed.get('/car-with-owner/:case', { schema: { params: Type.Object({ case: Type.String() }), response: { 200: Envelope(CarWithOwner), ...commonErrors } } }, async (request) => ({
+      typed.get('/car-with-owner/:case', { schema: { params: Type.Object({ case: Type.String() }), response: { 200: Envelope(CarWithOwner) } } }, async (request) => ({
         data: answers[request.params.case] as never,
       }));
-      typed.get('/refused', { schema: { response: { 200: Envelope(Car), 409: ErrorBody, ...commonErrors } } }, async () => {
+      typed.get('/refused', { schema: { response: { 200: Envelope(Car), ...errorResponses(ErrorCode.LISTING_LOCKED) } } }, async () => {
         throw new AppError(ErrorCode.LISTING_LOCKED, 'The listing is locked');
       });
-      typed.get('/undeclared-error', { schema: { response: { 200: Envelope(Car), ...commonErrors } } }, async (_request, reply) =>
+      typed.get('/undeclared-error', { schema: { response: { 200: Envelope(Car) } } }, async (_request, reply) =>
         reply.status(418 as 200).send({ teapot: true } as never),
       );
-      typed.get('/undeclared-success', { schema: { response: { 200: Envelope(Car), ...commonErrors } } }, async (_request, reply) =>
+      typed.get('/undeclared-success', { schema: { response: { 200: Envelope(Car) } } }, async (_request, reply) =>
         reply.status(202 as 200).send({ data: answers.exact as never }),
       );
     },

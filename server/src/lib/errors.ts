@@ -34,7 +34,7 @@ export const forbidden = (code: CodeWithStatus<403>, message?: string) => new Ap
 export const conflict = (code: CodeWithStatus<409>, message?: string, details?: unknown) => new AppError(code, message, details);
 
 /** The contract's failure body `{error, code, details?}`: the code's default sentence unless `message` says more. */
-export function errorBody(code: ErrorCode, message: string = ERROR_CODES[code].message, details?: unknown): { error: string; code: ErrorCode; details?: unknown } {
+export function errorBody<C extends ErrorCode>(code: C, message: string = ERROR_CODES[code].message, details?: unknown): { error: string; code: C; details?: unknown } {
   return { error: message, code, ...(details === undefined ? {} : { details }) };
 }
 

@@ -12,14 +12,13 @@ import { SHARED_FORMATS } from '@common/validation.ts';
  */
 export class ShapeCheck {
   readonly mismatches: ShapeMismatch[] = [];
+  /** Each failure answered as declared, as `GET /api/cars/:id 404 NOT_FOUND`: what the tests provoked. */
+  readonly answered = new Set<string>();
 
   /** The problems of `value` against `schema` as a closed shape, recorded; null when it matches. */
   check(where: string, schema: object, value: unknown): ShapeMismatch | null {
-    // What a client receives is JSON: dates become strings and undefined fields disappear.
-    const sent: unknown = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
-    const validate = validatorFor(schema);
-    if (validate(sent)) return null;
-    return this.record(where, (validate.errors ?? []).map(describe));
+    const problems = problemsOf(schema, value);
+    return problems.length === 0 ? null : this.record(where, problems);
   }
 
   record(where: string, problems: string[]): ShapeMismatch {
@@ -34,6 +33,14 @@ export class ShapeCheck {
   }
 }
 
+/** How `value`, as JSON, departs from `schema` as a closed shape; empty when it matches. */
+export function problemsOf(schema: object, value: unknown): string[] {
+  // What a client receives is JSON: dates become strings and undefined fields disappear.
+  const sent: unknown = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+  const validate = validatorFor(schema);
+  return validate(sent) ? [] : (validate.errors ?? []).map(describe);
+}
+
 export interface ShapeMismatch {
   /** The answer or push: `GET /api/cars/:id 200`, `socket bid:placed`. */
   where: string;
@@ -41,7 +48,7 @@ export interface ShapeMismatch {
 }
 
 // One validator per schema for the whole process: test files build many apps from the same schemas.
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false });
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: false, coerceTypes: false, useDefaults: false, removeAdditional: false });
 addFormats.default(ajv);
 for (const [name, check] of Object.entries(SHARED_FORMATS)) ajv.addFormat(name, check);
 const bySchema = new WeakMap<object, ValidateFunction>();
@@ -109,6 +116,8 @@ function describe(error: ErrorObject): string {
   const at = error.instancePath || '(the body)';
   if (error.keyword === 'additionalProperties') return `${at} has ${String(error.params.additionalProperty)}, which the schema lacks`;
   if (error.keyword === 'required') return `${at} lacks ${String(error.params.missingProperty)}, which the schema requires`;
+  // A failure code the route does not declare for this status reads as such.
+  if (error.keyword === 'enum') return `${at} is ${JSON.stringify(error.data)}, not one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
   return `${at} ${error.message ?? error.keyword}`;
 }
 

@@ -50,40 +50,47 @@ export default fp(
       return session;
     };
 
-    const authenticate: preHandlerAsyncHookHandler = async (request) => {
+    // Each guard declares what it answers, so every route behind it lists those codes.
+    const authenticate = app.declareErrors<preHandlerAsyncHookHandler>(async (request) => {
       const session = await identify(request);
       if (!session) throw unauthorized();
       request.session = session;
-    };
+    }, [ErrorCode.UNAUTHORIZED]);
 
     app.decorate('identify', identify);
     app.decorate('authenticate', authenticate);
-    app.decorate('optionalAuthentication', (async (request) => {
-      request.session = await identify(request);
-    }) as preHandlerAsyncHookHandler);
+    app.decorate(
+      'optionalAuthentication',
+      app.declareErrors<preHandlerAsyncHookHandler>(async (request) => {
+        request.session = await identify(request);
+      }, [ErrorCode.UNAUTHORIZED]),
+    );
     app.decorate('requireVerifiedUser', [
       authenticate,
-      (async (request) => {
+      app.declareErrors<preHandlerAsyncHookHandler>(async (request) => {
         if (!request.session?.emailVerified) {
           throw forbidden(ErrorCode.EMAIL_NOT_VERIFIED, `${ERROR_CODES.EMAIL_NOT_VERIFIED.message}. Verify your email to continue.`);
         }
-      }) as preHandlerAsyncHookHandler,
+      }, [ErrorCode.EMAIL_NOT_VERIFIED]),
     ]);
 
     /** The console's guard: staff role first (403 NOT_ALLOWED), then a second-factor session (403 TOTP_REQUIRED). */
     const requireStaff: preHandlerAsyncHookHandler[] = [
       authenticate,
-      (async (request) => {
-        const session = request.session!;
-        if (!isStaff(session.role)) throw forbidden(ErrorCode.NOT_ALLOWED, 'This needs an operator account.');
-        if (!session.secondFactor) {
-          throw forbidden(ErrorCode.TOTP_REQUIRED, 'The console needs two-factor sign-in: set it up in Settings, then sign in again with a code.');
-        }
-      }) as preHandlerAsyncHookHandler,
+      app.declareErrors<preHandlerAsyncHookHandler>(
+        async (request) => {
+          const session = request.session!;
+          if (!isStaff(session.role)) throw forbidden(ErrorCode.NOT_ALLOWED, 'This needs an operator account.');
+          if (!session.secondFactor) {
+            throw forbidden(ErrorCode.TOTP_REQUIRED, 'The console needs two-factor sign-in: set it up in Settings, then sign in again with a code.');
+          }
+        },
+        [ErrorCode.NOT_ALLOWED, { code: ErrorCode.TOTP_REQUIRED, status: 403 }],
+      ),
     ];
     app.decorate('requireStaff', requireStaff);
   },
-  { name: 'auth', dependencies: ['database', 'mailer', 'redis'] },
+  { name: 'auth', dependencies: ['database', 'mailer', 'redis', 'error-declarations'] },
 );
 
 declare module 'fastify' {

@@ -32,16 +32,17 @@ export default fp(
         timeWindow: options.timeWindowMs,
         keyGenerator: (request: FastifyRequest) => `${options.name}:${options.key(request) ?? ''}`,
       });
-      return async (request, reply) => {
+      const limit: preHandlerAsyncHookHandler = async (request, reply) => {
         if (options.key(request) === undefined) return;
         const result = await check(request);
         if (result.isAllowed || !result.isExceeded) return;
         reply.header('retry-after', result.ttlInSeconds);
         throw new AppError(ErrorCode.RATE_LIMITED, undefined, { retryAfter: result.ttlInSeconds });
       };
+      return app.declareErrors(limit, [ErrorCode.RATE_LIMITED]);
     });
   },
-  { name: 'rate-limits', dependencies: ['redis'] },
+  { name: 'rate-limits', dependencies: ['redis', 'error-declarations'] },
 );
 
 declare module 'fastify' {

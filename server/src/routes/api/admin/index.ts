@@ -22,7 +22,7 @@ import {
   TicketsQuerySchema,
   UserSearchQuerySchema,
 } from '@common/schemas/admin.ts';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { Envelope, errorResponses, type DeclaredError } from '@common/schemas/envelope.ts';
 import { IdParam } from '@common/schemas/kit.ts';
 import { OrderSchema } from '@common/schemas/orders.ts';
 import { forbidden } from '../../../lib/errors.ts';
@@ -34,9 +34,6 @@ import { ErrorCode } from '@common/error-codes.ts';
 
 const IdParams = IdParam('id');
 
-/** Errors every console route can answer, besides its own. */
-const guarded = { 401: ErrorBody, 403: ErrorBody, ...commonErrors };
-const writes = { ...guarded, 404: ErrorBody, 409: ErrorBody };
 const describe = <R extends Record<number, TSchema>>(summary: string, response: R, extra: { description?: string } = {}) => ({
   tags: ['admin'],
   summary,
@@ -53,7 +50,7 @@ const GUARD_NOTE =
  */
 const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { accounts, listingModeration, moneyDesk, supportDesk, orders } = app.services;
-  for (const guard of app.requireStaff) app.addHook('preValidation', guard);
+  app.guardEveryRoute(app.requireStaff);
   const adminOnly: preValidationAsyncHookHandler = async (request) => {
     if (request.session?.role !== 'admin') throw forbidden(ErrorCode.NOT_ALLOWED, 'Only an admin can change roles.');
   };
@@ -68,10 +65,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: describe(
         'Figures for the console: orders by status, money held in escrow, pending payouts and refunds, open disputes, flagged bids, open tickets',
-        {
-          200: Envelope(AdminOverviewSchema),
-          ...guarded,
-        },
+        { 200: Envelope(AdminOverviewSchema) },
         { description: GUARD_NOTE },
       ),
     },
@@ -84,7 +78,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       path,
       // Inside this generic helper the answer's type cannot be resolved (so the schema is widened
       // here); `read`'s own type holds each list to its schema.
-      { schema: { ...describe(summary, { 200: Envelope(list) as TSchema, ...guarded }), ...(query ? { querystring: query } : {}) } },
+      { schema: { ...describe(summary, { 200: Envelope(list) as TSchema }), ...(query ? { querystring: query } : {}) } },
       async (request) => ({ data: await read(request.query as Static<Q>) }),
     );
   listRoute('/disputes', "Open disputes, the longest waiting first, each with its timeline and the parties' notes", DisputesSchema, null, async () => ({ orders: await moneyDesk.disputes() }));
@@ -115,7 +109,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         ...describe(
           'Decide a dispute: release pays the seller, refund returns the money to the buyer. The same state machine as `npm run escrow -- resolve`; the reason becomes the event note. Not disputed: 409 INVALID_TRANSITION.',
-          { 200: Envelope(OrderSchema), ...writes },
+          { 200: Envelope(OrderSchema), ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.INVALID_TRANSITION) },
         ),
         params: IdParams,
         body: ResolveDisputeSchema,
@@ -136,10 +130,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/ledger',
     {
       schema: {
-        ...describe(`${ledgerSummary}, with totals: charged = paidOut + refunded + held`, {
-          200: Envelope(LedgerSchema),
-          ...guarded,
-        }),
+        ...describe(`${ledgerSummary}, with totals: charged = paidOut + refunded + held`, { 200: Envelope(LedgerSchema) }),
         querystring: LedgerQuerySchema,
       },
     },
@@ -150,8 +141,8 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/ledger.csv',
     {
       schema: {
-        ...describe(`${ledgerSummary}, as CSV: a header row, then one row per entry`, { 200: LedgerCsvSchema, ...guarded }),
-        produces: ['text/csv'],
+        // Only the sheet is CSV: a refusal is the JSON failure body, as everywhere.
+        ...describe(`${ledgerSummary}, as CSV: a header row, then one row per entry`, { 200: { description: 'The ledger as CSV', content: { 'text/csv': { schema: LedgerCsvSchema } } } }),
         querystring: LedgerQuerySchema,
       },
     },
@@ -165,12 +156,18 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   /** A write on one record that takes only a reason: `POST /users|cars/:id/<action> {reason}`. */
-  const reasonWrite = <A extends TSchema>(path: `/${'users' | 'cars'}/:id/${string}`, summary: string, answer: A, run: (staff: Staff, id: number, reason: string) => Promise<Static<A>>) => {
+  const reasonWrite = <A extends TSchema>(
+    path: `/${'users' | 'cars'}/:id/${string}`,
+    summary: string,
+    answer: A,
+    errors: readonly DeclaredError[],
+    run: (staff: Staff, id: number, reason: string) => Promise<Static<A>>,
+  ) => {
     const notFoundMessage = path.startsWith('/users') ? 'User not found' : 'Car not found';
     app.post(
       path,
       // As in listRoute: `run`'s own type holds the answer to the schema.
-      { schema: { ...describe(summary, { 200: Envelope(answer) as TSchema, ...writes }), params: IdParams, body: ReasonSchema } },
+      { schema: { ...describe(summary, { 200: Envelope(answer) as TSchema, ...errorResponses(ErrorCode.NOT_FOUND, ...errors) }), params: IdParams, body: ReasonSchema } },
       async (request) => ({ data: await run(staffOf(request), pathId(request.params.id, notFoundMessage), request.body.reason.trim()) }),
     );
   };
@@ -178,21 +175,23 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users/:id/suspend',
     'Suspend an account: its sessions and sockets end at once, sign-in answers 403 ACCOUNT_SUSPENDED, its live listings leave the market. Only an admin may suspend staff; nobody suspends themselves (409).',
     AdminUserSchema,
+    [ErrorCode.NOT_ALLOWED_ON_SELF, ErrorCode.ALREADY_SUSPENDED],
     (staff, id, reason) => accounts.suspend(staff, id, reason),
   );
-  reasonWrite('/users/:id/unsuspend', 'Lift a suspension: sign-in works again and the listings the suspension hid come back', AdminUserSchema, (staff, id, reason) =>
+  reasonWrite('/users/:id/unsuspend', 'Lift a suspension: sign-in works again and the listings the suspension hid come back', AdminUserSchema, [ErrorCode.NOT_SUSPENDED], (staff, id, reason) =>
     accounts.unsuspend(staff, id, reason),
   );
-  reasonWrite('/users/:id/verify-seller', "Give the account's seller profile the Verified seller badge (409 NOT_A_SELLER without one)", AdminUserSchema, (staff, id, reason) =>
+  reasonWrite('/users/:id/verify-seller', "Give the account's seller profile the Verified seller badge (409 NOT_A_SELLER without one)", AdminUserSchema, [ErrorCode.NOT_A_SELLER, ErrorCode.ALREADY_VERIFIED], (staff, id, reason) =>
     accounts.verifySeller(staff, id, reason),
   );
-  reasonWrite('/cars/:id/hide', 'Hide a listing: off the market and 404 to all but its seller and staff; the seller is notified with the reason', ListingModerationSchema, (staff, id, reason) =>
+  reasonWrite('/cars/:id/hide', 'Hide a listing: off the market and 404 to all but its seller and staff; the seller is notified with the reason', ListingModerationSchema, [ErrorCode.ALREADY_HIDDEN], (staff, id, reason) =>
     listingModeration.hide(staff, id, reason),
   );
   reasonWrite(
     '/cars/:id/restore',
     'Put a hidden listing back in the status it had (409 NOT_HIDDEN; 409 SELLER_SUSPENDED while its seller is suspended)',
     ListingModerationSchema,
+    [ErrorCode.NOT_HIDDEN, ErrorCode.SELLER_SUSPENDED],
     (staff, id, reason) => listingModeration.restore(staff, id, reason),
   );
 
@@ -201,7 +200,10 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       preValidation: adminOnly,
       schema: {
-        ...describe("Change an account's role (admins only; an operator: 403 NOT_ALLOWED). The account's sessions end.", { 200: Envelope(AdminUserSchema), ...writes }),
+        ...describe("Change an account's role (admins only; an operator: 403 NOT_ALLOWED). The account's sessions end.", {
+          200: Envelope(AdminUserSchema),
+          ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.NOT_ALLOWED_ON_SELF, ErrorCode.ROLE_UNCHANGED),
+        }),
         params: IdParams,
         body: ChangeRoleSchema,
       },
@@ -213,7 +215,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/tickets/:id/reply',
     {
       schema: {
-        ...describe('Answer a ticket: emailed to the requester, status `answered`; the message stands as the audit reason', { 200: Envelope(AdminTicketSchema), ...writes }),
+        ...describe('Answer a ticket: emailed to the requester, status `answered`; the message stands as the audit reason', { 200: Envelope(AdminTicketSchema), ...errorResponses(ErrorCode.NOT_FOUND) }),
         params: IdParams,
         body: TicketReplySchema,
       },

@@ -16,7 +16,8 @@ import {
   VerifyEmailResultSchema,
   VerifyEmailSchema,
 } from '@common/schemas/auth.ts';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { Envelope, errorResponses } from '@common/schemas/envelope.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { MESSAGES, normalizeEmail } from '../../../services/auth.ts';
 
 const HOUR_MS = 3_600_000;
@@ -31,7 +32,6 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return typeof email === 'string' ? normalizeEmail(email) : undefined;
   };
   const perEmail = app.limit({ name: 'emails-per-address', max: limits.emailsPerAddressPerHour, timeWindowMs: HOUR_MS, key: byEmail });
-  const limited = { 400: ErrorBody, 429: ErrorBody, 500: ErrorBody };
 
   app.post(
     '/register',
@@ -41,7 +41,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Create an account; a verification email is sent. Answers the same for addresses that already have an account.',
         body: RegisterSchema,
-        response: { 201: Message, ...limited },
+        response: { 201: Message },
       },
     },
     async (request, reply) => {
@@ -57,7 +57,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Confirm an email address with the token from the emailed link',
         body: VerifyEmailSchema,
-        response: { 200: Envelope(VerifyEmailResultSchema), ...commonErrors },
+        response: { 200: Envelope(VerifyEmailResultSchema), ...errorResponses(ErrorCode.INVALID_TOKEN) },
       },
     },
     async (request) => {
@@ -75,7 +75,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       url,
       {
         preHandler: [app.limit({ name: 'recovery-per-ip', max: limits.recoveryPerAddressPerHour, timeWindowMs: HOUR_MS, key: byAddress }), perEmail],
-        schema: { tags: ['auth'], summary: `${summary}; answers the same whether or not the account exists`, body: EmailOnlySchema, response: { 200: Message, ...limited } },
+        schema: { tags: ['auth'], summary: `${summary}; answers the same whether or not the account exists`, body: EmailOnlySchema, response: { 200: Message } },
       },
       async (request) => {
         await send(request.body.email);
@@ -94,7 +94,18 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'Sign in. 401 for a wrong password or unknown email alike; 403 EMAIL_NOT_VERIFIED or ACCOUNT_SUSPENDED only after a correct password. With two-factor sign-in on: 401 TOTP_REQUIRED without `totp`, 401 INVALID_CREDENTIALS for a wrong or used code (counted like a wrong password).',
         body: LoginSchema,
-        response: { 200: Envelope(LoginResultSchema), 401: ErrorBody, 403: ErrorBody, ...limited },
+        response: {
+          200: Envelope(LoginResultSchema),
+          // UNAUTHORIZED for a wrong password or unknown email; RATE_LIMITED also once the account locks.
+          ...errorResponses(
+            ErrorCode.UNAUTHORIZED,
+            ErrorCode.INVALID_CREDENTIALS,
+            ErrorCode.TOTP_REQUIRED,
+            ErrorCode.ACCOUNT_SUSPENDED,
+            ErrorCode.EMAIL_NOT_VERIFIED,
+            ErrorCode.RATE_LIMITED,
+          ),
+        },
       },
     },
     async (request) => {
@@ -110,7 +121,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Exchange a refresh token for a new pair; the old one is spent, and reusing a spent one ends the session',
         body: RefreshSchema,
-        response: { 200: Envelope(SessionTokensSchema), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(SessionTokensSchema), ...errorResponses(ErrorCode.UNAUTHORIZED) },
       },
     },
     async (request) => ({ data: await auth.refresh(request.body.refreshToken) }),
@@ -123,7 +134,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: "End the refresh token's session at once (its access tokens stop working too); idempotent",
         body: LogoutSchema,
-        response: { 200: Message, ...commonErrors },
+        response: { 200: Message },
       },
     },
     async (request) => {
@@ -141,7 +152,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Set a new password with the emailed token; every session of the user is revoked',
         body: ResetPasswordSchema,
-        response: { 200: Message, ...commonErrors },
+        response: { 200: Message, ...errorResponses(ErrorCode.INVALID_TOKEN) },
       },
     },
     async (request) => {
@@ -150,7 +161,6 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  const signedIn = { 401: ErrorBody, 409: ErrorBody, ...commonErrors };
   app.post(
     '/totp/setup',
     {
@@ -159,7 +169,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['auth'],
         summary: 'Start two-factor sign-in: a new base32 secret and its otpauth:// URL (for the QR code). 409 TOTP_ALREADY_ENABLED once it is on.',
         security: [{ bearerAuth: [] }],
-        response: { 200: Envelope(TotpSetupSchema), ...signedIn },
+        response: { 200: Envelope(TotpSetupSchema), ...errorResponses(ErrorCode.TOTP_ALREADY_ENABLED) },
       },
     },
     async (request) => ({ data: await app.twoFactor.setup(request.session!.userId) }),
@@ -175,7 +185,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Turn two-factor sign-in on with a current code; answers ten single-use recovery codes, shown once. This session counts as signed in with the second factor. 400 INVALID_TOTP for a wrong code; 409 TOTP_NOT_STARTED before set-up.',
         security: [{ bearerAuth: [] }],
         body: TotpConfirmSchema,
-        response: { 200: Envelope(RecoveryCodesSchema), ...signedIn },
+        response: { 200: Envelope(RecoveryCodesSchema), ...errorResponses(ErrorCode.INVALID_TOTP, ErrorCode.TOTP_ALREADY_ENABLED, ErrorCode.TOTP_NOT_STARTED) },
       },
     },
     async (request) => ({ data: { recoveryCodes: await app.twoFactor.confirm(request.session!.userId, request.session!.sessionId, request.body.code) } }),

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BID_RULE_DESCRIPTION, PROXY_BID_DESCRIPTION } from '@common/bid-rules.ts';
 import { CarBidsSchema, PlacedBidSchema, UserBidsSchema } from '@common/schemas/bids.ts';
 import { PlaceBidSchema } from '@common/schemas/commerce.ts';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { Envelope, errorResponses } from '@common/schemas/envelope.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { IdParam, IdempotencyHeaders } from '@common/schemas/kit.ts';
 import { idempotencyClaim } from '../idempotency-header.ts';
 import { pathId } from '../path-id.ts';
@@ -25,12 +26,7 @@ const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: PlaceBidSchema,
         response: {
           201: Envelope(PlacedBidSchema),
-          401: ErrorBody,
-          403: ErrorBody,
-          404: ErrorBody,
-          409: ErrorBody,
-          422: ErrorBody,
-          ...commonErrors,
+          ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.CANNOT_BID_OWN_CAR, ErrorCode.AUCTION_ENDED, ErrorCode.CAR_NOT_AVAILABLE, ErrorCode.ABOVE_ESCROW_LIMIT, ErrorCode.BID_TOO_LOW),
         },
       },
     },
@@ -48,7 +44,7 @@ const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['bids'],
         summary: "A car's accepted bids, newest first (public)",
         params: IdParam('carId'),
-        response: { 200: Envelope(CarBidsSchema), 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(CarBidsSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request) => ({ data: { bids: await bids.listForCar(pathId(request.params.carId, 'Car not found')) } }),
@@ -63,11 +59,7 @@ const bidRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "The signed-in user's bids, newest first, each leading or outbid",
         description: 'The latest bid for each car also carries maxAmount, your maximum for that car (private to you).',
         security: [{ bearerAuth: [] }],
-        response: {
-          200: Envelope(UserBidsSchema),
-          401: ErrorBody,
-          ...commonErrors,
-        },
+        response: { 200: Envelope(UserBidsSchema) },
       },
     },
     async (request) => ({ data: { bids: await bids.listForUser(request.session!.userId) } }),

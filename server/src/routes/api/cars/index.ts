@@ -5,7 +5,7 @@ import { unsupportedImage } from '../../../services/photos/photo-processing.ts';
 import { valueCar } from '../../../services/valuation.ts';
 import { idempotencyClaim } from '../idempotency-header.ts';
 import { pathId } from '../path-id.ts';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { Envelope, errorResponses, type DeclaredError } from '@common/schemas/envelope.ts';
 import { IdParam, IdempotencyHeaders } from '@common/schemas/kit.ts';
 import { CarDetailSchema, CarsPageSchema, GallerySchema, ValuationSchema, type CarDetail } from '@common/schemas/cars.ts';
 import { OrderWithEventsSchema } from '@common/schemas/orders.ts';
@@ -31,10 +31,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'List cars',
         description: 'Filters combine: make and model match exactly (case does not matter), years and prices are inclusive ranges. A value out of range or of the wrong type, or a range upside down (minYear above maxYear), is a 400 naming the field.',
         querystring: ListingQuerySchema,
-        response: {
-          200: Envelope(CarsPageSchema),
-          ...commonErrors,
-        },
+        response: { 200: Envelope(CarsPageSchema) },
       },
     },
     async (request) => {
@@ -53,7 +50,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['cars'],
         summary: 'Get one car with its seller, gallery, features and reviews (a draft only for its seller; a hidden car for its seller and staff)',
         params: CarIdParams,
-        response: { 200: Envelope(CarDetailSchema), 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(CarDetailSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request) => ({ data: await service.get(carId(request.params.id), request.session?.userId ?? null, request.session ? isStaff(request.session.role) : false) }),
@@ -68,11 +65,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Comparables are cars of the same make and model within two model years: listings live now and sales completed here, each price adjusted to this car\'s year (5% a year) and mileage (0.5% per 1,000 miles, at most 30%). The estimate is their median, the range their middle half. With fewer than three comparables there is no estimate (estimate null); a sample-catalogue car then keeps its reference value (basis "reference").',
         params: CarIdParams,
-        response: {
-          200: Envelope(ValuationSchema),
-          404: ErrorBody,
-          ...commonErrors,
-        },
+        response: { 200: Envelope(ValuationSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request) => {
@@ -105,7 +98,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         headers: IdempotencyHeaders,
         body: NewListingSchema,
-        response: { 201: Envelope(CarDetailSchema), 401: ErrorBody, 403: ErrorBody, 422: ErrorBody, ...commonErrors },
+        response: { 201: Envelope(CarDetailSchema) },
       },
     },
     async (request, reply) => {
@@ -127,14 +120,20 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: IdempotencyHeaders,
         params: CarIdParams,
         body: ListingEditSchema,
-        response: { 200: Envelope(CarDetailSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(CarDetailSchema), ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.LISTING_LOCKED, ErrorCode.AUCTION_HAS_BIDS) },
       },
     },
     async (request) => ({ data: await listings.update(request.session!.userId, carId(request.params.id), request.body, idempotencyClaim(request)) }),
   );
 
   /** The seller moves their listing (withdraw, publish): the answer is the car as it now stands. */
-  const sellerMove = (method: 'DELETE' | 'POST', url: string, texts: { summary: string; description?: string }, move: (userId: number, carId: number) => Promise<CarDetail>) =>
+  const sellerMove = (
+    method: 'DELETE' | 'POST',
+    url: string,
+    texts: { summary: string; description?: string },
+    errors: readonly DeclaredError[],
+    move: (userId: number, carId: number) => Promise<CarDetail>,
+  ) =>
     app.route({
       method,
       url,
@@ -144,7 +143,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...texts,
         security,
         params: CarIdParams,
-        response: { 200: Envelope(CarDetailSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(CarDetailSchema), ...errorResponses(ErrorCode.NOT_FOUND, ...errors) },
       },
       handler: async (request) => ({ data: await move(request.session!.userId, carId(request.params.id)) }),
     });
@@ -155,9 +154,11 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Withdraw your listing (status withdrawn); unpaid orders for it are cancelled, open offers declined and watchers told',
       description: 'Only the seller (anyone else: 404). 409 LISTING_LOCKED once an escrow order holds the payment. Withdrawing again changes nothing.',
     },
+    // A hidden listing stays where the back office put it.
+    [ErrorCode.LISTING_LOCKED, ErrorCode.INVALID_TRANSITION],
     (userId, id) => listings.withdraw(userId, id),
   );
-  sellerMove('POST', '/:id/publish', { summary: 'Put a draft listing on the market' }, (userId, id) => listings.publish(userId, id));
+  sellerMove('POST', '/:id/publish', { summary: 'Put a draft listing on the market' }, [ErrorCode.NOT_A_DRAFT, ErrorCode.AUCTION_ENDS_TOO_SOON], (userId, id) => listings.publish(userId, id));
 
   app.delete(
     '/:id/images/:index',
@@ -168,7 +169,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Remove the photo at a position of the gallery (0 is the first)',
         security,
         params: PhotoIndexParams,
-        response: { 200: ImagesBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
+        response: { 200: ImagesBody, ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.LISTING_LOCKED) },
       },
     },
     async (request) => {
@@ -188,7 +189,7 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: CarIdParams,
         body: PhotoOrderSchema,
-        response: { 200: ImagesBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, ...commonErrors },
+        response: { 200: ImagesBody, ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.LISTING_LOCKED) },
       },
     },
     async (request) => ({ data: await listings.reorderPhotos(request.session!.userId, carId(request.params.id), request.body.order) }),
@@ -207,7 +208,18 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: IdempotencyHeaders,
         params: CarIdParams,
         body: AcceptBidSchema,
-        response: { 201: Envelope(OrderWithEventsSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
+        response: {
+          201: Envelope(OrderWithEventsSchema),
+          ...errorResponses(
+            ErrorCode.NOT_FOUND,
+            ErrorCode.AUCTION_IN_PROGRESS,
+            ErrorCode.ACCEPT_WINDOW_CLOSED,
+            ErrorCode.CAR_NOT_AVAILABLE,
+            ErrorCode.BID_NOT_HIGHEST,
+            ErrorCode.ABOVE_ESCROW_LIMIT,
+            ErrorCode.ORDER_EXISTS,
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -234,7 +246,11 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
           security,
           consumes: ['multipart/form-data'],
           params: CarIdParams,
-          response: { 201: ImagesBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, ...commonErrors },
+          response: {
+            201: ImagesBody,
+            // BAD_REQUEST: a part the multipart parser refuses (a field named __proto__).
+            ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.LISTING_LOCKED, ErrorCode.TOO_MANY_PHOTOS, ErrorCode.INVALID_IMAGE, ErrorCode.IMAGE_TOO_LARGE, ErrorCode.BAD_REQUEST),
+          },
         },
       },
       async (request, reply) => {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ChatMessageSchema, ChatPageSchema, DiscussionsSchema } from '@common/schemas/chat.ts';
 import { CHAT_PAGE_DEFAULT, ChatPageQuerySchema, PostChatSchema } from '@common/schemas/commerce.ts';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { Envelope, errorResponses } from '@common/schemas/envelope.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { IdParam } from '@common/schemas/kit.ts';
 import { pathId } from '../path-id.ts';
 
@@ -16,7 +17,7 @@ const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "A car's discussion, oldest first: the latest messages, or those after a message id",
         params: IdParam('carId'),
         querystring: ChatPageQuerySchema,
-        response: { 200: Envelope(ChatPageSchema), 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(ChatPageSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request) => {
@@ -34,11 +35,7 @@ const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['chat'],
         summary: 'The discussions the signed-in user has taken part in, most recent first',
         security: [{ bearerAuth: [] }],
-        response: {
-          200: Envelope(DiscussionsSchema),
-          401: ErrorBody,
-          ...commonErrors,
-        },
+        response: { 200: Envelope(DiscussionsSchema) },
       },
     },
     async (request) => ({ data: { discussions: await app.services.dashboard.discussions(request.session!.userId) } }),
@@ -53,7 +50,7 @@ const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Post to a car's discussion (signed in, verified email)",
         security: [{ bearerAuth: [] }],
         body: PostChatSchema,
-        response: { 201: Envelope(ChatMessageSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, ...commonErrors },
+        response: { 201: Envelope(ChatMessageSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request, reply) => {

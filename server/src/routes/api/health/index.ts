@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { commonErrors } from '@common/schemas/envelope.ts';
 import { HealthBodySchema, LivenessBodySchema } from '@common/schemas/support.ts';
 import { ERROR_CODES, ErrorCode } from '@common/error-codes.ts';
 import { errorBody } from '../../../lib/errors.ts';
@@ -14,7 +13,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['health'],
         summary: 'Liveness: answers while the process runs, without touching the database (also the benchmark baseline)',
         // The API's error contract holds here as everywhere: a request the server cannot read is a 400.
-        response: { 200: LivenessBodySchema, ...commonErrors },
+        response: { 200: LivenessBodySchema },
       },
     },
     async () => ({ data: { status: 'ok' } }),
@@ -26,7 +25,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['health'],
         summary: 'Service health; 503 when the database does not answer, degraded (200) when only Redis is away',
-        response: { 200: HealthBodySchema, 503: HealthBodySchema, ...commonErrors },
+        response: { 200: HealthBodySchema, 503: HealthBodySchema },
       },
     },
     async (request, reply) => {

@@ -17,7 +17,7 @@ import {
   UnsubscribeQuerySchema,
   UnsubscribedSchema,
 } from '@common/schemas/discovery.ts';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { Envelope, errorResponses } from '@common/schemas/envelope.ts';
 import { IdParam } from '@common/schemas/kit.ts';
 import { AppError, validationFailed } from '../../../lib/errors.ts';
 import { pathId } from '../path-id.ts';
@@ -44,7 +44,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: `query takes the listing's criteria (GET /api/cars) plus auctionsOnly; a range upside down is a 400 naming the field. At most ${SAVED_SEARCH_LIMIT} per account: 409 LIMIT_REACHED. instant: a notification and one email within a minute of a matching publication or price drop; daily: one digest email a day (DIGEST_HOUR_UTC). Never for your own listings; a car is alerted once per search, again only when its price drops below the price it was alerted at.`,
         security,
         body: NewSavedSearchSchema,
-        response: { 201: Envelope(SavedSearchSchema), 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, ...commonErrors },
+        response: { 201: Envelope(SavedSearchSchema), ...errorResponses(ErrorCode.LIMIT_REACHED) },
       },
     },
     async (request, reply) => reply.status(201).send({ data: await searches.create(request.session!.userId, request.body) }),
@@ -58,7 +58,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['saved searches'],
         summary: 'Your saved searches, newest first',
         security,
-        response: { 200: Envelope(SavedSearchesSchema), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(SavedSearchesSchema) },
       },
     },
     async (request) => ({ data: { searches: await searches.list(request.session!.userId) } }),
@@ -74,7 +74,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: SearchIdParams,
         body: SavedSearchEditSchema,
-        response: { 200: Envelope(SavedSearchSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(SavedSearchSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request) => ({ data: await searches.update(request.session!.userId, searchId(request.params.id), request.body) }),
@@ -89,7 +89,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Delete a saved search (another user's: 404)",
         security,
         params: SearchIdParams,
-        response: { 200: Envelope(SavedSearchDeletedSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(SavedSearchDeletedSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request) => {
@@ -132,9 +132,8 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
           body: UnsubscribeBodySchema,
           response: {
             200: Envelope(UnsubscribedSchema),
-            413: { ...ErrorBody, description: 'A form with a file, or more than 5 fields' },
-            415: { ...ErrorBody, description: 'A body that is neither JSON nor a form' },
-            ...commonErrors,
+            // BAD_REQUEST: a form part the multipart parser refuses (a field named __proto__, a body cut short).
+            ...errorResponses(ErrorCode.BAD_REQUEST),
           },
         },
       },
@@ -154,7 +153,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['cars'],
         summary: "A car's asking price over time, oldest first: the price at publication, then one point per change",
         params: IdParam('id'),
-        response: { 200: Envelope(PriceHistorySchema), 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(PriceHistorySchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request) => {
@@ -171,7 +170,7 @@ const marketRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'What cars sold for: every released escrow order, newest first (public; no buyer identity)',
         description: 'make and model match exactly, case aside; carId gives one car\'s sale (empty when it has none).',
         querystring: ResultsQuerySchema,
-        response: { 200: Envelope(ResultsPageSchema), ...commonErrors },
+        response: { 200: Envelope(ResultsPageSchema) },
       },
     },
     async (request) => {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { MakeOfferSchema, OFFER_MOVE_BODIES, SecondChanceSchema } from '@common/schemas/commerce.ts';
 import { type OfferPartyMove } from '@common/offer-lifecycle.ts';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { Envelope, errorResponses, type DeclaredError } from '@common/schemas/envelope.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { IdParam, IdempotencyHeaders } from '@common/schemas/kit.ts';
 import { OfferSchema, OffersSchema } from '@common/schemas/offers.ts';
 import { OrderWithEventsSchema } from '@common/schemas/orders.ts';
@@ -11,8 +12,8 @@ import { pathId } from '../path-id.ts';
 const OfferIdParams = IdParam('id');
 const CarIdParams = IdParam('id');
 
-/** Each move on an offer, who may make it and its effect. */
-const MOVES: { move: Exclude<OfferPartyMove, 'accept'>; who: string; summary: string }[] = [
+/** Each move on an offer, who may make it, its effect and its refusals beyond a party's wrong turn (404, 409). */
+const MOVES: { move: Exclude<OfferPartyMove, 'accept'>; who: string; summary: string; errors?: DeclaredError[] }[] = [
   {
     move: 'counter',
     who: 'The party who did not make the amount on the table',
@@ -20,7 +21,7 @@ const MOVES: { move: Exclude<OfferPartyMove, 'accept'>; who: string; summary: st
       "Counter with a new amount: the seller's between the buyer's last amount and the asking price (an auction's reserve; on a second-chance offer, the seller's opening amount), the buyer's between their last amount and the seller's counter (both exclusive; else 400). The turn passes and the offer's 2 escrow days start again.",
   },
   { move: 'decline', who: 'The party who did not make the amount on the table', summary: 'Decline the amount on the table: the offer is closed.' },
-  { move: 'withdraw', who: 'The party who made the amount on the table', summary: 'Take the amount back: the offer is closed. The other party: 403 NOT_ALLOWED.' },
+  { move: 'withdraw', who: 'The party who made the amount on the table', summary: 'Take the amount back: the offer is closed. The other party: 403 NOT_ALLOWED.', errors: [ErrorCode.NOT_ALLOWED] },
 ];
 
 const MOVE_ERRORS =
@@ -49,7 +50,10 @@ const offerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: IdempotencyHeaders,
         params: CarIdParams,
         body: MakeOfferSchema,
-        response: { 201: Envelope(OfferSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
+        response: {
+          201: Envelope(OfferSchema),
+          ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.NOT_ALLOWED, ErrorCode.AUCTION_IN_PROGRESS, ErrorCode.CAR_NOT_AVAILABLE, ErrorCode.OFFER_EXISTS),
+        },
       },
     },
     async (request, reply) => {
@@ -72,7 +76,7 @@ const offerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: IdempotencyHeaders,
         params: CarIdParams,
         body: SecondChanceSchema,
-        response: { 201: Envelope(OfferSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
+        response: { 201: Envelope(OfferSchema), ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.INVALID_TRANSITION, ErrorCode.NO_RUNNER_UP, ErrorCode.OFFER_EXISTS) },
       },
     },
     async (request, reply) => {
@@ -89,7 +93,7 @@ const offerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['offers'],
         summary: "The signed-in user's offers, as buyer and as seller, newest first (at most 200)",
         security,
-        response: { 200: Envelope(OffersSchema), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(OffersSchema) },
       },
     },
     async (request) => ({ data: { offers: await offers.list(request.session!.userId) } }),
@@ -104,7 +108,7 @@ const offerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'One offer with its history; only its buyer and seller see it (404 for anyone else)',
         security,
         params: OfferIdParams,
-        response: { 200: Envelope(OfferSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(OfferSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request) => ({ data: await offers.get(request.session!.userId, offerId(request.params.id)) }),
@@ -123,7 +127,10 @@ const offerRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: IdempotencyHeaders,
         params: OfferIdParams,
         body: OFFER_MOVE_BODIES.accept,
-        response: { 201: Envelope(OrderWithEventsSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
+        response: {
+          201: Envelope(OrderWithEventsSchema),
+          ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.INVALID_TRANSITION, ErrorCode.CAR_NOT_AVAILABLE, ErrorCode.ABOVE_ESCROW_LIMIT, ErrorCode.ORDER_EXISTS),
+        },
       },
     },
     async (request, reply) => {
@@ -132,7 +139,7 @@ const offerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  for (const { move, who, summary } of MOVES) {
+  for (const { move, who, summary, errors = [] } of MOVES) {
     app.post(
       `/offers/:id/${move}`,
       {
@@ -146,7 +153,7 @@ const offerRoutes: FastifyPluginAsyncTypebox = async (app) => {
           headers: IdempotencyHeaders,
           params: OfferIdParams,
           body: OFFER_MOVE_BODIES[move],
-          response: { 200: Envelope(OfferSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
+          response: { 200: Envelope(OfferSchema), ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.INVALID_TRANSITION, ...errors) },
         },
       },
       async (request) => {

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DEFAULT_ESCROW_PLAN, type EscrowPlanId } from '@common/escrow-plans.ts';
 import { ORDER_ACTION_BODIES, PlaceOrderSchema } from '@common/schemas/commerce.ts';
-import { type PartyAction } from '@common/order-lifecycle.ts';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { ORDER_TRANSITIONS, type PartyAction } from '@common/order-lifecycle.ts';
+import { Envelope, errorResponses, type DeclaredError } from '@common/schemas/envelope.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { IdParam, IdempotencyHeaders } from '@common/schemas/kit.ts';
 import { OrderWithEventsSchema, OrdersSchema } from '@common/schemas/orders.ts';
 import type { ActionInput } from '../../../services/orders/orders-service.ts';
@@ -11,12 +12,13 @@ import { pathId } from '../path-id.ts';
 
 const OrderIdParams = IdParam('id');
 
-/** Each move a party may request, with who may request it, its body and its effect. */
-const ACTIONS: { action: PartyAction; who: string; summary: string }[] = [
+/** Each move a party may request, with who may request it, its effect, and the refusals of its own beyond every move's. */
+const ACTIONS: { action: PartyAction; who: string; summary: string; errors?: DeclaredError[] }[] = [
   {
     action: 'pay',
     who: 'buyer',
     summary: 'Pay amount + escrowFee into escrow: awaiting_payment → funded. The car becomes pending and other unpaid orders for it are cancelled. 409 DEADLINE_PASSED after paymentDueAt, 409 CAR_NOT_AVAILABLE, 402 PAYMENT_DECLINED.',
+    errors: [ErrorCode.DEADLINE_PASSED, ErrorCode.CAR_NOT_AVAILABLE, ErrorCode.PAYMENT_DECLINED],
   },
   {
     action: 'ship',
@@ -37,6 +39,7 @@ const ACTIONS: { action: PartyAction; who: string; summary: string }[] = [
     action: 'dispute',
     who: 'buyer',
     summary: 'Open a dispute before inspectionEndsAt: inspection → disputed; an operator then refunds or releases. 409 DEADLINE_PASSED after the inspection period.',
+    errors: [ErrorCode.DEADLINE_PASSED],
   },
   {
     action: 'cancel',
@@ -44,6 +47,12 @@ const ACTIONS: { action: PartyAction; who: string; summary: string }[] = [
     summary: 'Cancel an unpaid order: awaiting_payment → cancelled.',
   },
 ];
+
+/** Whether one of the parties may never make this move (it is then refused with 403 NOT_ALLOWED). */
+const closedToAParty = (action: PartyAction) => {
+  const movers = ORDER_TRANSITIONS.filter((t) => t.action === action).flatMap((t) => t.by);
+  return !movers.includes('buyer') || !movers.includes('seller');
+};
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const orders = app.services.orders;
@@ -62,7 +71,10 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         headers: IdempotencyHeaders,
         body: PlaceOrderSchema,
-        response: { 201: Envelope(OrderWithEventsSchema), 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
+        response: {
+          201: Envelope(OrderWithEventsSchema),
+          ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.AUCTION_LISTING, ErrorCode.CAR_NOT_AVAILABLE, ErrorCode.CANNOT_BUY_OWN_CAR, ErrorCode.PRICE_CHANGED, ErrorCode.ORDER_EXISTS),
+        },
       },
     },
     async (request, reply) => {
@@ -83,7 +95,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['orders'],
         summary: "The signed-in user's orders, as buyer or seller, newest first",
         security,
-        response: { 200: Envelope(OrdersSchema), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(OrdersSchema) },
       },
     },
     async (request) => ({ data: { orders: await orders.list(request.session!.userId) } }),
@@ -98,13 +110,13 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'One order with its history (events oldest first); only its buyer and seller see it (404 for anyone else)',
         security,
         params: OrderIdParams,
-        response: { 200: Envelope(OrderWithEventsSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(OrderWithEventsSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request) => ({ data: await orders.get(request.session!.userId, orderId(request.params.id)) }),
   );
 
-  for (const { action, who, summary } of ACTIONS) {
+  for (const { action, who, summary, errors = [] } of ACTIONS) {
     app.post(
       `/:id/${action}`,
       {
@@ -122,7 +134,10 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
           headers: IdempotencyHeaders,
           params: OrderIdParams,
           body: ORDER_ACTION_BODIES[action],
-          response: { 200: Envelope(OrderWithEventsSchema), 401: ErrorBody, 402: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody, ...commonErrors },
+          response: {
+            200: Envelope(OrderWithEventsSchema),
+            ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.INVALID_TRANSITION, ...(closedToAParty(action) ? [ErrorCode.NOT_ALLOWED] : []), ...errors),
+          },
         },
       },
       async (request) => {

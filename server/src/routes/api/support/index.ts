@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NewTicketSchema } from '@common/schemas/commerce.ts';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { Envelope, errorResponses } from '@common/schemas/envelope.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { SupportTicketSchema, SupportTicketWithMessageSchema, SupportTicketsSchema, TicketReferenceParams } from '@common/schemas/support.ts';
 
 const HOUR_MS = 3_600_000;
@@ -19,12 +20,7 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['support'],
         summary: 'File a support ticket; visitors give an email to be answered at, signed-in users file as themselves',
         body: NewTicketSchema,
-        response: {
-          201: Envelope(SupportTicketSchema),
-          401: ErrorBody,
-          429: ErrorBody,
-          ...commonErrors,
-        },
+        response: { 201: Envelope(SupportTicketSchema) },
       },
     },
     async (request, reply) => {
@@ -47,7 +43,7 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['support'],
         summary: "The signed-in user's tickets, newest first",
         security: [{ bearerAuth: [] }],
-        response: { 200: Envelope(SupportTicketsSchema), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(SupportTicketsSchema) },
       },
     },
     async (request) => ({ data: { tickets: await support.listFor(request.session!.userId) } }),
@@ -62,7 +58,7 @@ const supportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "One of the signed-in user's tickets, with its message (anyone else's: 404)",
         security: [{ bearerAuth: [] }],
         params: TicketReferenceParams,
-        response: { 200: Envelope(SupportTicketWithMessageSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(SupportTicketWithMessageSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request) => ({ data: await support.getFor(request.session!.userId, request.params.reference) }),

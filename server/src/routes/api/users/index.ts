@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ProfileChangesSchema } from '@common/schemas/auth.ts';
 import { OwnListingsSchema } from '@common/schemas/cars.ts';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { Envelope } from '@common/schemas/envelope.ts';
 import { DashboardSummarySchema, UserSchema } from '@common/schemas/users.ts';
 import { UsersService } from '../../../services/users.ts';
 
@@ -13,7 +13,7 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/profile',
     {
       preHandler: app.authenticate,
-      schema: { tags: ['users'], summary: 'The signed-in user', security, response: { 200: Envelope(UserSchema), 401: ErrorBody, ...commonErrors } },
+      schema: { tags: ['users'], summary: 'The signed-in user', security, response: { 200: Envelope(UserSchema) } },
     },
     async (request) => ({ data: await users.profile(request.session!.userId) }),
   );
@@ -26,11 +26,7 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['users'],
         summary: "The dashboard's figures: active bids (cars still listed that you bid on), watchlist size, messages posted, and recent activity (last 30 days)",
         security,
-        response: {
-          200: Envelope(DashboardSummarySchema),
-          401: ErrorBody,
-          ...commonErrors,
-        },
+        response: { 200: Envelope(DashboardSummarySchema) },
       },
     },
     async (request) => ({ data: await app.services.dashboard.summary(request.session!.userId, app.clock.now()) }),
@@ -46,11 +42,7 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Each is a CarListItem with status, highestBid, openOrderId (the order holding the payment, else the newest unpaid one), watchers, and for auctions auctionOutcome, acceptUntil and secondChance (extensions).',
         security,
-        response: {
-          200: Envelope(OwnListingsSchema),
-          401: ErrorBody,
-          ...commonErrors,
-        },
+        response: { 200: Envelope(OwnListingsSchema) },
       },
     },
     async (request) => ({ data: { listings: await app.services.cars.listOwn(request.session!.userId) } }),
@@ -65,7 +57,7 @@ const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Change name, avatar, bio, phone or location; any other field is refused and nothing changes',
         security,
         body: ProfileChangesSchema,
-        response: { 200: Envelope(UserSchema), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(UserSchema) },
       },
     },
     async (request) => ({ data: await users.updateProfile(request.session!.userId, request.body) }),

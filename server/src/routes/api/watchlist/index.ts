@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { WatchedCarsSchema, WatchStateSchema } from '@common/schemas/cars.ts';
 import { WatchSchema } from '@common/schemas/commerce.ts';
-import { Envelope, ErrorBody, commonErrors } from '@common/schemas/envelope.ts';
+import { Envelope, errorResponses } from '@common/schemas/envelope.ts';
+import { ErrorCode } from '@common/error-codes.ts';
 import { IdParam } from '@common/schemas/kit.ts';
 import { pathId } from '../path-id.ts';
 
@@ -17,7 +18,7 @@ const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['watchlist'],
         summary: 'Watched cars in the listing shape, most recently added first',
         security,
-        response: { 200: Envelope(WatchedCarsSchema), 401: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(WatchedCarsSchema) },
       },
     },
     async (request) => ({ data: { cars: await watchlist.list(request.session!.userId) } }),
@@ -35,9 +36,7 @@ const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: {
           200: Envelope(WatchStateSchema),
           201: Envelope(WatchStateSchema),
-          401: ErrorBody,
-          404: ErrorBody,
-          ...commonErrors,
+          ...errorResponses(ErrorCode.NOT_FOUND),
         },
       },
     },
@@ -56,7 +55,7 @@ const watchlistRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Stop watching a car (200 whether or not it was watched)',
         security,
         params: IdParam('carId'),
-        response: { 200: Envelope(WatchStateSchema), 401: ErrorBody, 404: ErrorBody, ...commonErrors },
+        response: { 200: Envelope(WatchStateSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
       },
     },
     async (request) => {
