@@ -36,9 +36,13 @@ export const AUDIT_ACTIONS = [
   'car.hide',
   'car.restore',
   'ticket.reply',
+  'chat.approve',
+  'chat.remove',
+  'user.mute',
+  'user.unmute',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-export const AUDIT_TARGET_TYPES = ['order', 'user', 'car', 'ticket'] as const;
+export const AUDIT_TARGET_TYPES = ['order', 'user', 'car', 'ticket', 'chat_message'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 export const AUDIT_PAGE_DEFAULT = 50;
 export const AUDIT_PAGE_MAX = 200;

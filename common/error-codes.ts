@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   INVALID_TOTP: { status: 400, message: 'That code did not match. Check the time on your phone and try the current code.' },
   INVALID_IMAGE: { status: 400, message: 'This image could not be read. Try another file.' },
   IMAGE_TOO_LARGE: { status: 400, message: 'This image has too many pixels' },
+  INVALID_DOCUMENT: { status: 400, message: 'This document could not be accepted: it is damaged, encrypted, or carries scripts, actions or attached files' },
 
   // 401: who is asking is not known.
   UNAUTHORIZED: { status: 401, message: 'Authentication required' },
@@ -39,6 +40,7 @@ export const ERROR_CODES = {
   CANNOT_BUY_OWN_CAR: { status: 403, message: 'You cannot order your own car' },
   CANNOT_BID_OWN_CAR: { status: 403, message: 'You cannot bid on your own car' },
   FORBIDDEN_ORIGIN: { status: 403, message: 'Origin not allowed' },
+  MUTED: { status: 403, message: 'You cannot post, vote or report in discussions until your mute ends' },
 
   // 404: no such thing, or someone else's.
   NOT_FOUND: { status: 404, message: 'Not found' },
@@ -63,6 +65,7 @@ export const ERROR_CODES = {
   LISTING_LOCKED: { status: 409, message: 'This listing can no longer be changed' },
   NOT_A_DRAFT: { status: 409, message: 'This listing is already published' },
   TOO_MANY_PHOTOS: { status: 409, message: 'This listing has as many photos as it can hold' },
+  TOO_MANY_DOCUMENTS: { status: 409, message: 'This listing has as many documents as it can hold' },
   LIMIT_REACHED: { status: 409, message: 'You have as many as you can keep. Delete one to add another.' },
   TOO_MANY_SUBSCRIPTIONS: { status: 409, message: 'There are too many subscriptions already' },
   TOTP_ALREADY_ENABLED: { status: 409, message: 'Two-factor sign-in is already on for this account.' },
@@ -76,6 +79,9 @@ export const ERROR_CODES = {
   ROLE_UNCHANGED: { status: 409, message: 'This account already has that role' },
   ALREADY_HIDDEN: { status: 409, message: 'This listing is already hidden' },
   NOT_HIDDEN: { status: 409, message: 'This listing is not hidden' },
+  DUPLICATE_MESSAGE: { status: 409, message: 'You just posted this message here' },
+  ALREADY_REPORTED: { status: 409, message: 'You have already reported this message' },
+  NOT_MUTED: { status: 409, message: 'This account is not muted' },
   SELLER_SUSPENDED: { status: 409, message: "This listing comes back when its seller's account is unsuspended" },
 
   // Limits and formats of the transport.

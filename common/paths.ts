@@ -9,6 +9,8 @@ export const PAGES = {
   login: '/login',
   register: '/register',
   dashboard: '/dashboard',
+  /** The dashboard's Settings → Notifications: what arrives where, quiet hours, this user's devices. */
+  notificationSettings: '/dashboard/notifications',
   order: '/orders/:id',
   offer: '/offers/:id',
   sell: '/sell',
@@ -35,7 +37,7 @@ export const verifyEmailPath = (token: string) => `${PAGES.verifyEmail}?token=${
 export const resetPasswordPath = (token: string) => `${PAGES.resetPassword}?token=${encodeURIComponent(token)}`;
 
 /** The console's sections, in the order its menu lists them; `overview` is what `/admin` shows. */
-export const ADMIN_SECTIONS = ['overview', 'disputes', 'ledger', 'users', 'listings', 'tickets', 'flagged-bids', 'audit'] as const;
+export const ADMIN_SECTIONS = ['overview', 'disputes', 'ledger', 'users', 'listings', 'moderation', 'tickets', 'flagged-bids', 'audit'] as const;
 export type AdminSection = (typeof ADMIN_SECTIONS)[number];
 export const isAdminSection = (value: string): value is AdminSection => (ADMIN_SECTIONS as readonly string[]).includes(value);
 export const adminPath = (section: AdminSection = 'overview') => (section === 'overview' ? PAGES.admin : `${PAGES.admin}/${section}`);

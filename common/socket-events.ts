@@ -3,7 +3,7 @@ import { AUCTION_OUTCOMES } from './auction-rules.ts';
 import { CAR_STATUSES } from './car-lifecycle.ts';
 import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
 import { RecordedBidSchema } from './schemas/bids.ts';
-import { ChatMessageSchema } from './schemas/chat.ts';
+import { ChatMessageSchema, ChatRemovedSchema, ChatUpdatedSchema } from './schemas/chat.ts';
 import { IsoDateTime, Nullable, StringEnum, strict } from './schemas/kit.ts';
 import { NotificationSchema } from './schemas/notifications.ts';
 import { OfferSchema } from './schemas/offers.ts';
@@ -72,6 +72,10 @@ export const SERVER_EVENT_PAYLOADS = {
   'offer:updated': stamped({ offer: OfferSchema }),
   'car:status': stamped(CarStatusEventSchema.properties),
   'auction:ended': stamped(AuctionResultSchema.properties),
+  /** A message's upvotes or reply count changed (v4). */
+  'chat:updated': stamped(ChatUpdatedSchema.properties),
+  /** A message left everyone's view: held by reports or removed by an operator (v4). */
+  'chat:removed': stamped(ChatRemovedSchema.properties),
 } as const;
 
 export type ServerEventName = keyof typeof SERVER_EVENT_PAYLOADS;

@@ -37,6 +37,13 @@ export interface DatabaseHandle {
    */
   exclusive<T>(work: (db: Database) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /**
+   * How long, in ms, the oldest statement still waiting for the database has waited (0 when
+   * none waits): for a pooled connection on PostgreSQL, for its turn at the embedded engine.
+   * Time executing, and lock waits inside a transaction, do not count. The measure of how far the
+   * database has fallen behind, read without touching the database.
+   */
+  queueMs(): number;
   close(): Promise<void>;
   /**
    * Outside any transaction: several statements at once are allowed when there are no
@@ -67,7 +74,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
-  const client = postgres(url, {
+  const pending = new PendingStatements();
+  const rawClient = postgres(url, {
     max: poolSize,
     // An unreachable database must fail a request quickly (a 503), never hold it.
     connect_timeout: 2,
@@ -80,6 +88,7 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     onnotice: () => {},
     connection: { application_name: 'luxemotors', ...SESSION_SETTINGS },
   });
+  const client = trackedPostgres(rawClient, pending);
   const db = drizzlePostgres(client, { schema, casing: 'snake_case' }) as unknown as Database;
 
   const exclusive = async <T>(work: (db: Database) => Promise<T>): Promise<T> => {
@@ -119,9 +128,13 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     exclusive,
     migrate: () => exclusive(() => migratePostgres(drizzlePostgres(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER })),
     ping: async () => {
-      await client`select 1`;
+      await client.unsafe('select 1');
     },
-    close: () => client.end({ timeout: 5 }),
+    queueMs: () => pending.oldestAgeMs(),
+    close: async () => {
+      await rawClient.end({ timeout: 5 });
+      pending.clear();
+    },
   };
 }
 
@@ -151,6 +164,8 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   for (const [name, value] of Object.entries(SESSION_SETTINGS)) {
     await pglite.query('select set_config($1, $2, false)', [name, value]);
   }
+  const pending = new PendingStatements();
+  trackPglite(pglite, pending);
   const db = drizzlePglite(pglite, { schema, casing: 'snake_case' }) as unknown as Database;
   let closed = false;
   const sqlRunner: SqlRunner = {
@@ -176,17 +191,136 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    queueMs: () => pending.oldestAgeMs(),
     close: async () => {
       if (closed) return;
       closed = true;
       try {
         await pglite.close();
       } finally {
+        pending.clear();
         releaseLock();
       }
     },
   };
 }
+
+/** Statements sent and not yet answered, oldest first (a Map keeps insertion order). */
+class PendingStatements {
+  #next = 0;
+  readonly #since = new Map<number, number>();
+
+  start(): () => void {
+    const id = this.#next++;
+    this.#since.set(id, performance.now());
+    return () => void this.#since.delete(id);
+  }
+
+  /** The database is closed: what was still waiting will never be answered. */
+  clear(): void {
+    this.#since.clear();
+  }
+
+  oldestAgeMs(): number {
+    const oldest = this.#since.values().next();
+    return oldest.done ? 0 : Math.max(0, performance.now() - oldest.value);
+  }
+}
+
+type PostgresClient = ReturnType<typeof postgres>;
+type PendingQuery = { state: unknown; resolve: (value: unknown) => unknown; reject: (error: unknown) => unknown };
+
+/**
+ * The pool's client with the wait for a connection counted: a statement from its call until
+ * the pool hands it to a connection (postgres.js then sets its `state`), or until it settles
+ * without one; a transaction or a reserved connection until it has its connection. Time spent
+ * executing, and lock waits inside a transaction, are the statement's own work, not the queue.
+ * drizzle sees the same client otherwise.
+ */
+function trackedPostgres(client: PostgresClient, pending: PendingStatements): PostgresClient {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === 'unsafe') {
+        return (...args: unknown[]) => {
+          const query = (target.unsafe as unknown as (...a: unknown[]) => PendingQuery)(...args);
+          // Not awaited here: that would start the query before drizzle picks its row format.
+          const done = pending.start();
+          let state = query.state;
+          Object.defineProperty(query, 'state', {
+            configurable: true,
+            enumerable: true,
+            get: () => state,
+            set: (value: unknown) => {
+              state = value;
+              done();
+            },
+          });
+          const { resolve, reject } = query;
+          query.resolve = (value) => (done(), resolve(value));
+          query.reject = (error) => (done(), reject(error));
+          return query;
+        };
+      }
+      if (property === 'begin') {
+        return (...args: unknown[]) => {
+          const work = args.pop() as (sql: postgres.TransactionSql) => unknown;
+          const done = pending.start();
+          const begun = (target.begin as unknown as (...a: unknown[]) => Promise<unknown>)(...args, (sql: postgres.TransactionSql) => {
+            done();
+            return work(sql);
+          });
+          return Promise.resolve(begun).finally(done);
+        };
+      }
+      if (property === 'reserve') {
+        return () => {
+          const done = pending.start();
+          return target.reserve().finally(done);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' && property !== 'constructor' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * PGlite runs one statement at a time: every call (a statement, a script, a transaction) waits
+ * for its turn at the engine, in the order of the calls. A call is pending from the call until
+ * the engine takes it up, not while it runs.
+ *
+ * The engine runs on this thread, and a queue of calls would otherwise be answered in one
+ * stretch of microtasks: no request read, no timer, no push until the whole queue is done (a
+ * burst of writes froze the process for seconds). Each call first lets the event loop turn once,
+ * so requests are read (and refused while the queue is old) and pushes go out between statements.
+ */
+function trackPglite(pglite: PGlite, pending: PendingStatements): void {
+  // The calls waiting for their turn, in order: the engine takes them up in the same order.
+  const waiting: (() => void)[] = [];
+  const exclusive = pglite._runExclusiveTransaction.bind(pglite) as <T>(work: () => Promise<T>) => Promise<T>;
+  (pglite as unknown as { _runExclusiveTransaction: typeof exclusive })._runExclusiveTransaction = (work) =>
+    exclusive(() => {
+      waiting.shift()?.();
+      return work();
+    });
+  for (const method of ['query', 'exec', 'transaction'] as const) {
+    const original = (pglite[method] as (...a: unknown[]) => Promise<unknown>).bind(pglite);
+    (pglite as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+      const done = pending.start();
+      try {
+        await turnOfTheEventLoop();
+        // A closed engine may never answer a call made after it closed.
+        if (pglite.closed) throw new Error('PGlite is closed');
+        waiting.push(done);
+        return await original(...args);
+      } finally {
+        done();
+      }
+    };
+  }
+}
+
+const turnOfTheEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * PGlite corrupts a data folder opened by two processes at once, so the folder is claimed with

@@ -3,6 +3,7 @@ import { AUDIT_ACTIONS, AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, AUDIT_TARGET_TYPES, 
 import { CAR_STATUSES } from '../car-lifecycle.ts';
 import { OPERATOR_ACTIONS, ORDER_STATUSES, type OrderStatus } from '../order-lifecycle.ts';
 import { BidSchema } from './bids.ts';
+import { DisputeDossierSchema } from './dossier.ts';
 import { IsoDateTime, MAX_ID, StringEnum, Text, messages, strict } from './kit.ts';
 import { OrderWithEventsSchema } from './orders.ts';
 
@@ -64,8 +65,18 @@ export const AdminOverviewSchema = Type.Object({
 });
 export type AdminOverview = Static<typeof AdminOverviewSchema>;
 
-/** `GET /api/admin/disputes`: open disputes, oldest first, each with its timeline. */
-export const DisputesSchema = Type.Object({ orders: Type.Array(OrderWithEventsSchema) });
+/** One open dispute: the order with its timeline, and the checklist beside the frozen dossier. */
+export const DisputeCaseSchema = Type.Interface(
+  [OrderWithEventsSchema],
+  {
+    dossier: Type.Union([DisputeDossierSchema, Type.Null()], { description: 'Null for an order created before dossiers were frozen' }),
+  },
+  { title: 'DisputeCase' },
+);
+export type DisputeCase = Static<typeof DisputeCaseSchema>;
+
+/** `GET /api/admin/disputes`: open disputes, oldest first, each with its timeline and dossier. */
+export const DisputesSchema = Type.Object({ orders: Type.Array(DisputeCaseSchema) });
 export type Disputes = Static<typeof DisputesSchema>;
 
 export const AdminUserSchema = Type.Object(

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { AUCTION_OUTCOMES } from '../auction-rules.ts';
 import { CAR_STATUSES } from '../car-lifecycle.ts';
+import { DossierSchema } from './dossier.ts';
 import { IsoDateTime, Nullable, StringEnum } from './kit.ts';
 
 /** What the car routes answer: the listing, a car's page, its gallery and its valuation. */
@@ -125,6 +126,7 @@ export const CarDetailSchema = Type.Object(
     features: Type.Array(Type.String()),
     bodyStyle: Type.String(),
     reviews: Type.Array(ReviewSchema),
+    dossier: DossierSchema,
   },
   { title: 'CarDetail' },
 );

@@ -4,6 +4,7 @@ import { POSTABLE_CHAT_MESSAGE_TYPES, PAYMENT_METHODS, SUPPORT_CATEGORIES, SUPPO
 import { DEFAULT_ESCROW_PLAN, ESCROW_PLAN_IDS } from '../escrow-plans.ts';
 import { OFFER_MESSAGE_MAX } from '../offer-lifecycle.ts';
 import { Email } from './auth.ts';
+import { DisputeItemsField } from './dossier.ts';
 import { Id, StringEnum, Text, messages, strict } from './kit.ts';
 
 /** Bodies of bids, chat, orders and their moves, support tickets, testimonials and the watchlist. */
@@ -34,6 +35,7 @@ export const PostChatSchema = Type.Object(
     carId: Id(),
     message: Type.String({ minLength: 1, maxLength: CHAT_MESSAGE_MAX_LENGTH }),
     type: Type.Optional(StringEnum(POSTABLE_CHAT_MESSAGE_TYPES, { default: 'message', description: 'Clients cannot post `bid` messages' })),
+    parentId: Type.Optional(Id({ description: 'Reply to this top-level message of the same car (one level of replies)' })),
   },
   strict,
 );
@@ -75,6 +77,7 @@ export const ORDER_ACTION_BODIES = {
   dispute: Type.Object(
     {
       reason: Text(1, DISPUTE_REASON_MAX, messages({ default: 'Describe what is wrong with the car, so our escrow team can review it.', ...withinCharacters(DISPUTE_REASON_MAX) })),
+      items: Type.Optional(DisputeItemsField),
     },
     strict,
   ),

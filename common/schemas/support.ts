@@ -33,10 +33,13 @@ export type SupportTickets = Static<typeof SupportTicketsSchema>;
 /** `GET /api/health`'s `data`. */
 export const HealthSchema = Type.Object({
   status: StringEnum(['ok', 'degraded'] as const),
-  db: StringEnum(['ok', 'unreachable'] as const),
+  db: StringEnum(['ok', 'busy', 'unreachable'] as const, {
+    description: 'busy: a statement has waited for the database (a pooled connection, the embedded engine) longer than DB_QUEUE_LIMIT_MS, so writes are refused with 503 for now (status degraded, still 200; the database is not asked)',
+  }),
   redis: StringEnum(['ok', 'unreachable', 'off'] as const, {
     description: 'Shared state between processes; while unreachable each process serves its own clients (status degraded, still 200), off without REDIS_URL',
   }),
+  queueMs: Type.Integer({ minimum: 0, description: "Age in ms of the oldest statement waiting for the database (0 when none), this process's measure of how far the database has fallen behind" }),
 });
 export type Health = Static<typeof HealthSchema>;
 

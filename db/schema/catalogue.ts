@@ -4,6 +4,7 @@ import { type CarPhoto } from '@common/schemas/cars.ts';
 import { CAR_HIDERS, CAR_STATUSES, type CarHider, type CarStatus } from '@common/car-lifecycle.ts';
 import { AUCTION_OUTCOMES, type AuctionOutcome } from '@common/auction-rules.ts';
 import { CAR_BODY_STYLES, CAR_CONDITIONS, PHOTO_LIMITS, type CarBodyStyle, type CarCondition } from '@common/listing.ts';
+import { CHASSIS_NUMBER_PATTERN, VIN_PATTERN } from '@common/vin.ts';
 import { identity, reference, timestamptz, timestampNow } from './columns.ts';
 import { quoted } from './sql-lists.ts';
 import { users } from './users.ts';
@@ -82,10 +83,17 @@ export const cars = pgTable(
     /** Maintained by the bid transaction, together with highestBid. */
     currentBids: integer().notNull().default(0),
     highestBid: integer(),
+    /** The dossier's identity: a 17-character VIN (checked against make and year), or a chassis number. */
+    vin: text(),
+    chassisNumber: text(),
+    /** When the seller last changed the dossier; null while it was never filled. */
+    dossierUpdatedAt: timestamptz(),
     createdAt: timestampNow(),
     updatedAt: timestampNow(),
   },
   (t) => [
+    check('cars_vin_shape', sql`${t.vin} is null or ${t.vin} ~ ${sql.raw(`'${VIN_PATTERN}'`)}`),
+    check('cars_chassis_number_shape', sql`${t.chassisNumber} is null or ${t.chassisNumber} ~ ${sql.raw(`'${CHASSIS_NUMBER_PATTERN}'`)}`),
     check('cars_year_range', sql`${t.year} between 1886 and 2100`),
     check('cars_price_positive', sql`${t.price} > 0`),
     check('cars_market_value_positive', sql`${t.marketValue} is null or ${t.marketValue} > 0`),

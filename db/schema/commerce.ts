@@ -4,6 +4,7 @@ import { ESCROW_PLAN_IDS, type EscrowPlanId } from '@common/escrow-plans.ts';
 import { TICKET_STATUSES, type TicketStatus } from '@common/back-office.ts';
 import { PAYMENT_KINDS, PAYMENT_METHODS, SUPPORT_CATEGORIES, SUPPORT_PRIORITIES, type PaymentKind, type PaymentMethod } from '@common/enums.ts';
 import { FUNDED_ORDER_STATUSES, ORDER_ACTORS, ORDER_STATUSES, type OrderActor, type OrderStatus } from '@common/order-lifecycle.ts';
+import type { FrozenDossier } from '@common/schemas/dossier.ts';
 import { identity, reference, timestamptz, timestampNow } from './columns.ts';
 import { cars, sellers } from './catalogue.ts';
 import { quoted } from './sql-lists.ts';
@@ -38,6 +39,15 @@ export const orders = pgTable(
     /** Reminders sent ("24 hours left"), so a job run twice reminds once. */
     paymentReminderSentAt: timestamptz(),
     inspectionReminderSentAt: timestamptz(),
+    /**
+     * The car's dossier as it stood when the order was created, and the SHA-256 of its canonical
+     * JSON: what the buyer inspects against. Null for orders older than dossiers. Never changed
+     * once written (a trigger refuses).
+     */
+    dossierSnapshot: jsonb().$type<FrozenDossier>(),
+    snapshotHash: text(),
+    /** The frozen items the buyer's dispute cites as not as described. */
+    disputedItems: integer().array().notNull().default(sql`'{}'::integer[]`),
   },
   (t) => [
     check('orders_amount_positive', sql`${t.amount} > 0`),
@@ -45,6 +55,7 @@ export const orders = pgTable(
     check('orders_plan', sql`${t.plan} in (${quoted(ESCROW_PLAN_IDS)})`),
     check('orders_status', sql`${t.status} in (${quoted(ORDER_STATUSES)})`),
     check('orders_via', sql`${t.via} in (${quoted(SALE_ROUTES)})`),
+    check('orders_snapshot_complete', sql`(${t.dossierSnapshot} is null) = (${t.snapshotHash} is null) and (${t.snapshotHash} is null or ${t.snapshotHash} ~ '^[0-9a-f]{64}$')`),
     check('orders_inspection_days', sql`${t.inspectionDays} between 1 and 60`),
     check(
       'orders_shipment_complete',

@@ -5,3 +5,5 @@ export * from './commerce.ts';
 export * from './offers.ts';
 export * from './discovery.ts';
 export * from './jobs.ts';
+export * from './dossier.ts';
+export * from './notifications.ts';

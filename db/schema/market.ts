@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, unique, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { CHAT_HELD_BY, CHAT_MESSAGE_STATUSES, CHAT_REPORT_REASONS, type ChatHeldBy, type ChatMessageStatus, type ChatReportReason } from '@common/discussion.ts';
 import { CHAT_MESSAGE_TYPES, NOTIFICATION_TYPES, type ChatMessageType, type NotificationType } from '@common/enums.ts';
-import { identity, reference, timestampNow } from './columns.ts';
+import { NOTIFICATION_EVENTS, type NotificationEvent } from '@common/notifications.ts';
+import { identity, reference, timestamptz, timestampNow } from './columns.ts';
 import { cars } from './catalogue.ts';
 import { quoted } from './sql-lists.ts';
 import { users } from './users.ts';
@@ -52,14 +54,71 @@ export const chatMessages = pgTable(
       .unique()
       .references(() => bids.id, { onDelete: 'cascade' }),
     createdAt: timestampNow(),
+    /** The top-level message of the same car this replies to (one level: the service refuses deeper). */
+    parentId: integer().references((): AnyPgColumn => chatMessages.id, { onDelete: 'cascade' }),
+    status: text().$type<ChatMessageStatus>().notNull().default('visible'),
+    /** What holds it: the contact guard at posting, or readers' reports. Kept after removal, for the record. */
+    heldBy: text().$type<ChatHeldBy>(),
+    /** Kept equal to the message's rows in chat_votes: changed by one conditional update per vote. */
+    upvotes: integer().notNull().default(0),
   },
   (t) => [
     check('chat_messages_type', sql`${t.type} in (${quoted(CHAT_MESSAGE_TYPES)})`),
+    check('chat_messages_status', sql`${t.status} in (${quoted(CHAT_MESSAGE_STATUSES)})`),
+    check('chat_messages_held_by', sql`${t.heldBy} is null or ${t.heldBy} in (${quoted(CHAT_HELD_BY)})`),
+    check('chat_messages_held_reason', sql`${t.status} <> 'held' or ${t.heldBy} is not null`),
+    check('chat_messages_not_own_parent', sql`${t.parentId} is null or ${t.parentId} < ${t.id}`),
+    check('chat_messages_bid_top_level', sql`${t.type} <> 'bid' or ${t.parentId} is null`),
+    check('chat_messages_upvotes', sql`${t.upvotes} >= 0`),
+    index('chat_messages_parent_idx').on(t.parentId).where(sql`${t.parentId} is not null`),
+    index('chat_messages_user_car_idx').on(t.userId, t.carId, t.createdAt.desc()),
+    index('chat_messages_queue_idx').on(t.id).where(sql`${t.status} = 'held'`),
     check('chat_messages_length', sql`char_length(${t.message}) between 1 and 1000`),
     check('chat_messages_bid_link', sql`(${t.type} = 'bid') = (${t.bidId} is not null)`),
     index('chat_messages_car_idx').on(t.carId, t.id),
     index('chat_messages_user_idx').on(t.userId, t.createdAt.desc()),
   ],
+);
+
+/** One upvote per user per message. */
+export const chatVotes = pgTable(
+  'chat_votes',
+  {
+    messageId: reference(() => chatMessages.id, 'cascade'),
+    userId: reference(() => users.id, 'cascade'),
+    createdAt: timestampNow(),
+  },
+  (t) => [unique('chat_votes_user_message').on(t.messageId, t.userId), index('chat_votes_user_idx').on(t.userId)],
+);
+
+/** One report per reporter per message; enough distinct reporters hold the message. */
+export const chatReports = pgTable(
+  'chat_reports',
+  {
+    id: identity(),
+    messageId: reference(() => chatMessages.id, 'cascade'),
+    reporterId: reference(() => users.id, 'cascade'),
+    reason: text().$type<ChatReportReason>().notNull(),
+    note: text(),
+    createdAt: timestampNow(),
+  },
+  (t) => [
+    unique('chat_reports_reporter_message').on(t.messageId, t.reporterId),
+    check('chat_reports_reason', sql`${t.reason} in (${quoted(CHAT_REPORT_REASONS)})`),
+    check('chat_reports_note_length', sql`${t.note} is null or char_length(${t.note}) <= 500`),
+  ],
+);
+
+/** A user an operator silenced in discussions until `until` (one row per user, the latest mute). */
+export const userMutes = pgTable(
+  'user_mutes',
+  {
+    userId: reference(() => users.id, 'cascade').primaryKey(),
+    until: timestamptz().notNull(),
+    reason: text().notNull(),
+    mutedBy: integer().references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestampNow(),
+  },
 );
 
 export const notifications = pgTable(
@@ -68,6 +127,7 @@ export const notifications = pgTable(
     id: identity(),
     userId: reference(() => users.id, 'cascade'),
     type: text().$type<NotificationType>().notNull(),
+    event: text().$type<NotificationEvent>().notNull(),
     title: text().notNull(),
     message: text().notNull(),
     carId: integer().references(() => cars.id, { onDelete: 'set null' }),
@@ -76,6 +136,7 @@ export const notifications = pgTable(
   },
   (t) => [
     check('notifications_type', sql`${t.type} in (${quoted(NOTIFICATION_TYPES)})`),
+    check('notifications_event', sql`${t.event} in (${quoted(NOTIFICATION_EVENTS)})`),
     index('notifications_user_idx').on(t.userId, t.id.desc()),
     index('notifications_unread_idx')
       .on(t.userId)

@@ -1,7 +1,9 @@
-import { count, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { carImagePath } from '@common/car-images.ts';
 import type { Database, Executor } from '../client.ts';
-import { cars, priceHistory, reviews, sellers, testimonials, users } from '../schema/index.ts';
+import { carDocuments, cars, dossierEntries, priceHistory, reviews, sellers, testimonials, users } from '../schema/index.ts';
+import { SAMPLE_DOSSIERS } from './sample-dossiers.ts';
+import { sampleInvoicePdf } from './sample-invoice.ts';
 import { carSearchText } from '../search-text.ts';
 import { SAMPLE_CARS, SAMPLE_REVIEWS, SAMPLE_SELLERS, SAMPLE_TESTIMONIALS } from './sample-data.ts';
 import { generateCars, generateSellers } from './generator.ts';
@@ -18,6 +20,16 @@ export interface SeedOptions {
   /** Turns `sellerPassword` into the hash stored with the accounts: the caller's sign-in hashing. */
   hashPassword?: (password: string) => Promise<string>;
   now?: Date;
+  /**
+   * Where the sample service invoices (PDFs drawn by the seed) are stored: the app's document
+   * storage. Without it the sample dossiers have no documents.
+   */
+  documents?: SeedDocumentStorage;
+}
+
+/** The part of the app's storage the seed writes sample documents to. */
+export interface SeedDocumentStorage {
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
 }
 
 /** The password local (embedded-database) installs give the sample sellers. */
@@ -28,7 +40,7 @@ export async function seedIfEmpty(db: Database, options: SeedOptions = {}): Prom
   const [row] = await db.select({ n: count() }).from(cars);
   if ((row?.n ?? 0) > 0) return false;
   const passwordHash = await sellerPasswordHash(options);
-  await db.transaction((tx) => insertSampleData(tx, options.now ?? new Date(), passwordHash));
+  await db.transaction((tx) => insertSampleData(tx, options.now ?? new Date(), passwordHash, options.documents));
   return true;
 }
 
@@ -37,7 +49,7 @@ export async function reseed(db: Database, options: SeedOptions = {}): Promise<v
   const passwordHash = await sellerPasswordHash(options);
   await db.transaction(async (tx) => {
     await truncateAll(tx);
-    await insertSampleData(tx, options.now ?? new Date(), passwordHash);
+    await insertSampleData(tx, options.now ?? new Date(), passwordHash, options.documents);
   });
 }
 
@@ -61,7 +73,7 @@ export async function truncateAll(db: Executor): Promise<void> {
   if (names) await db.execute(sql.raw(`truncate ${names} restart identity cascade`));
 }
 
-async function insertSampleData(tx: Executor, now: Date, sellerPasswordHash: string | null): Promise<void> {
+async function insertSampleData(tx: Executor, now: Date, sellerPasswordHash: string | null, documents: SeedDocumentStorage | undefined): Promise<void> {
   const accounts = await tx
     .insert(users)
     .values(SAMPLE_SELLERS.map((s) => ({ email: s.email.toLowerCase(), name: s.name, passwordHash: sellerPasswordHash, emailVerified: true, location: s.location, bio: s.bio })))
@@ -114,6 +126,7 @@ async function insertSampleData(tx: Executor, now: Date, sellerPasswordHash: str
     )
     .returning({ id: cars.id });
   const carIdByKey = new Map(SAMPLE_CARS.map((c, i) => [c.key, carRows[i]!.id]));
+  for (const car of SAMPLE_CARS) await insertSampleDossier(tx, car, carIdByKey.get(car.key)!, now, documents);
   await tx.insert(priceHistory).values(SAMPLE_CARS.flatMap((c, i) => samplePriceHistory(c, carRows[i]!.id, now)));
 
   if (SAMPLE_REVIEWS.length > 0) {
@@ -202,4 +215,52 @@ function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A sample car's dossier: VIN, lists and service history, and an invoice PDF per record that has one. */
+async function insertSampleDossier(tx: Executor, car: (typeof SAMPLE_CARS)[number], carId: number, now: Date, documents: SeedDocumentStorage | undefined): Promise<void> {
+  const dossier = SAMPLE_DOSSIERS[car.key];
+  if (!dossier) return;
+  const listedAt = new Date(now.getTime() - car.listedDaysAgo * DAY_MS);
+  await tx.update(cars).set({ vin: dossier.vin, dossierUpdatedAt: listedAt }).where(eq(cars.id, carId));
+  const lists = [
+    ['knownFlaws', dossier.knownFlaws],
+    ['modifications', dossier.modifications],
+    ['itemsIncluded', dossier.itemsIncluded],
+  ] as const;
+  const items = lists.flatMap(([section, texts]) => texts.map((text, position) => ({ carId, section, position, text })));
+  if (items.length > 0) await tx.insert(dossierEntries).values(items);
+  for (const [position, record] of dossier.serviceRecords.entries()) {
+    let documentId: number | null = null;
+    if (record.invoice && documents) {
+      const body = await sampleInvoicePdf({
+        number: `${car.key.slice(0, 3).toUpperCase()}-${record.date.replaceAll('-', '')}`,
+        shop: record.shop,
+        date: record.date,
+        vehicle: `${car.year} ${car.make} ${car.model}`,
+        vin: dossier.vin,
+        mileage: record.mileage,
+        work: record.work,
+        cost: record.cost ?? 0,
+      });
+      const key = `documents/cars/${carId}/sample-invoice-${position}`;
+      await documents.put(key, body, 'application/pdf');
+      const [row] = await tx
+        .insert(carDocuments)
+        .values({ carId, kind: 'service', title: `${record.shop} invoice, ${record.date}`, fileName: `invoice-${record.date}.pdf`, contentType: 'application/pdf', bytes: body.length, storageKey: key, createdAt: listedAt })
+        .returning({ id: carDocuments.id });
+      documentId = row!.id;
+    }
+    await tx.insert(dossierEntries).values({
+      carId,
+      section: 'serviceRecords',
+      position,
+      serviceDate: record.date,
+      serviceMileage: record.mileage,
+      serviceShop: record.shop,
+      serviceWork: record.work,
+      serviceCost: record.cost ?? null,
+      documentId,
+    });
+  }
 }

@@ -24,6 +24,8 @@ import userRoutes from './routes/api/users/index.ts';
 import chatRoutes from './routes/api/chat/index.ts';
 import bidRoutes from './routes/api/bids/index.ts';
 import notificationRoutes from './routes/api/notifications/index.ts';
+import preferenceRoutes from './routes/api/users/notification-preferences.ts';
+import pushRoutes from './routes/api/push/index.ts';
 import orderRoutes from './routes/api/orders/index.ts';
 import offerRoutes from './routes/api/offers/index.ts';
 import marketRoutes from './routes/api/market/index.ts';
@@ -41,6 +43,7 @@ import eventBridgePlugin from './realtime/event-bridge.ts';
 import mailerPlugin from './plugins/mailer.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import rateLimitsPlugin from './plugins/rate-limits.ts';
+import overloadPlugin from './plugins/overload.ts';
 import authPlugin from './plugins/auth.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { logOutput } from './lib/log-output.ts';
@@ -122,6 +125,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   // Before the routes: it hooks into each route as the route is added.
   if (config.apiCompression) await app.register(compressionPlugin);
   await app.register(databasePlugin, { database, closeOnShutdown: ownsDatabase });
+  // Its hook runs before the guards' (sign-in, rate limits): a refused write touches nothing.
+  await app.register(overloadPlugin);
   await app.register(openapiPlugin, { config });
   await app.register(redisPlugin);
   await app.register(jobsPlugin, { ...(deps.jobMaintenanceSeconds ? { maintenanceSeconds: deps.jobMaintenanceSeconds } : {}) });
@@ -145,6 +150,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
       await api.register(carRoutes, { prefix: '/cars' });
       await api.register(authRoutes, { prefix: '/auth' });
       await api.register(userRoutes, { prefix: '/users' });
+      await api.register(preferenceRoutes, { prefix: '/users/notification-preferences' });
+      await api.register(pushRoutes, { prefix: '/push' });
       await api.register(chatRoutes, { prefix: '/chat' });
       await api.register(bidRoutes, { prefix: '/bids' });
       await api.register(notificationRoutes, { prefix: '/notifications' });

@@ -11,6 +11,7 @@ import { prepareDatabase } from './lib/prepare-database.ts';
 import { HEAP_PROBE, HEAP_REPORT, answerHeapProbes, heapProbeEnabled, isHeapProbe, type HeapReport } from './lib/heap-probe.ts';
 import { enableStickySessions } from './realtime/sticky-sessions.ts';
 import { isAdapterRelay, type AdapterRelay } from './realtime/cluster-adapter.ts';
+import { createPhotoStorage } from './services/photos/photo-storage.ts';
 
 /**
  * All cores (WEB_CONCURRENCY > 1): a primary process prepares the database once, then forks
@@ -62,7 +63,7 @@ export async function runPrimary(config: AppConfig): Promise<void> {
   // Once, before any worker starts (the migration lock would also make concurrent runs safe).
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
   try {
-    await prepareDatabase(database, log);
+    await prepareDatabase(database, log, createPhotoStorage({ dataDir: config.dataDir, s3: config.photoBucket, folder: 'documents' }));
   } finally {
     await database.close();
   }

@@ -79,4 +79,16 @@ describe('refusing invalid settings', () => {
   it('never repeats a secret in its complaint', () => {
     expect(problemsOf({ JWT_SECRET: 'hunter2' })).toEqual(['JWT_SECRET must be at least 32 characters']);
   });
+
+  it('joins through one Redis or a Redis Cluster, never both', () => {
+    expect(loadConfig({ ...base, REDIS_CLUSTER_NODES: 'redis-a:7000, redis-b:7001' }).redisClusterNodes).toEqual([
+      { host: 'redis-a', port: 7000 },
+      { host: 'redis-b', port: 7001 },
+    ]);
+    expect(loadConfig({ ...base, REDIS_URL: 'redis://127.0.0.1:6379' }).redisClusterNodes).toBeNull();
+    expect(problemsOf({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: 'redis-a:7000' })).toEqual([
+      'REDIS_URL and REDIS_CLUSTER_NODES are both set: set REDIS_URL for one Redis or REDIS_CLUSTER_NODES for a Redis Cluster, not both.',
+    ]);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: 'redis-a' })[0]).toMatch(/^REDIS_CLUSTER_NODES must be comma-separated host:port pairs/);
+  });
 });

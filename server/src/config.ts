@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,14 +14,22 @@ export { SITEMAP_MAX_URLS_PER_FILE } from './settings.ts';
  * Invalid values are collected and reported together so an operator fixes them in one pass.
  */
 export interface AppConfig {
+  /** Web Push: the VAPID key pair and subject, and the hosts exempt from the endpoint rules (`host` or `host:port`, lower case). */
+  push: { publicKey: string; privateKey: string; subject: string; allowedHosts: string[] };
+  /** Email and push of notifications: the coalescing window, and the `auction_ending` milestones (seconds before the end, largest first). */
+  notify: { coalesceSeconds: number; auctionEndingNotices: number[] };
   port: number;
   host: string;
   appUrl: string;
+  /** Whether posting runs the contact guard (always, but for a benchmark of its cost). */
+  chatContactGuard: boolean;
   /** Origins allowed to open WebSocket connections besides `appUrl`'s own. */
   allowedOrigins: string[];
   databaseUrl: string | null;
   dataDir: string;
   redisUrl: string | null;
+  /** Redis Cluster nodes to join through (REDIS_CLUSTER_NODES), instead of the one Redis of `redisUrl`. */
+  redisClusterNodes: { host: string; port: number }[] | null;
   /** Prefix of every Redis key and stream, so deployments (or test runs) can share one Redis. */
   redisPrefix: string;
   smtpUrl: string | null;
@@ -38,6 +46,8 @@ export interface AppConfig {
   trustProxy: boolean | string;
   /** Size of the PostgreSQL connection pool (ignored for the embedded database). */
   dbPoolSize: number;
+  /** Writes are refused (503) while the database's oldest pending statement is older than this. */
+  dbQueueLimitMs: number;
   rateLimits: RateLimitConfig;
   /** How long listing results (which cars, their order, totals) are reused; 0 disables. */
   listingCacheSeconds: number;
@@ -270,6 +280,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   const databaseUrl = settings.DATABASE_URL ?? null;
   const redisUrl = settings.REDIS_URL ?? null;
+  const redisClusterNodes = settings.REDIS_CLUSTER_NODES
+    ? listOf(settings.REDIS_CLUSTER_NODES).map((node) => {
+        const at = node.lastIndexOf(':');
+        return { host: node.slice(0, at), port: Number(node.slice(at + 1)) };
+      })
+    : null;
+  if (redisUrl && redisClusterNodes) {
+    problems.push('REDIS_URL and REDIS_CLUSTER_NODES are both set: set REDIS_URL for one Redis or REDIS_CLUSTER_NODES for a Redis Cluster, not both.');
+  }
   const dataDir = resolve(settings.DATA_DIR);
   // In production the metrics are served only to holders of METRICS_TOKEN: without one they
   // stay off the public port unless METRICS=true says otherwise.
@@ -277,7 +296,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const production = env.NODE_ENV === 'production';
   const photoBucket = bucketSettings(settings, texts, problems);
   const cores = availableParallelism();
-  const { webConcurrency, webConcurrencyNote } = processCount(settings.WEB_CONCURRENCY, { cores, databaseUrl, redisUrl }, problems);
+  const { webConcurrency, webConcurrencyNote } = processCount(
+    settings.WEB_CONCURRENCY,
+    { cores, databaseUrl, redisUrl: redisUrl ?? (redisClusterNodes ? settings.REDIS_CLUSTER_NODES! : null) },
+    problems,
+  );
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -285,15 +308,26 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port: settings.PORT,
     host: settings.HOST,
     appUrl: (settings.APP_URL ?? `http://localhost:${settings.PORT}`).replace(/\/+$/, ''),
+    chatContactGuard: settings.CHAT_CONTACT_GUARD,
     allowedOrigins: listOf(settings.ALLOWED_ORIGINS),
     databaseUrl,
     dataDir,
     redisUrl,
+    redisClusterNodes,
     redisPrefix: settings.REDIS_PREFIX,
     smtpUrl: settings.SMTP_URL ?? null,
     mailFrom: settings.MAIL_FROM,
     mailRetrySeconds: settings.MAIL_RETRY_SECONDS,
     jwtSecret: settings.JWT_SECRET ?? localSecret(dataDir, 'jwt-secret'),
+    push: {
+      ...vapidKeys(settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY, dataDir, problems),
+      subject: settings.VAPID_SUBJECT ?? `mailto:${/<([^>]+)>/.exec(settings.MAIL_FROM)?.[1] ?? settings.MAIL_FROM.trim()}`,
+      allowedHosts: listOf(settings.PUSH_ENDPOINT_HOSTS_ALLOWED ?? '').map((host) => host.toLowerCase()),
+    },
+    notify: {
+      coalesceSeconds: settings.NOTIFY_COALESCE_SECONDS,
+      auctionEndingNotices: [...new Set(settings.AUCTION_ENDING_NOTICES.split(',').map(Number).filter((n) => n > 0))].sort((a, b) => b - a),
+    },
     logLevel: settings.LOG_LEVEL,
     // A person at a terminal reads lines; anything else (a file, a log collector) gets JSON.
     logPretty: settings.LOG_PRETTY ?? process.stdout.isTTY === true,
@@ -301,6 +335,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     apiCompression: settings.API_COMPRESSION,
     trustProxy: settings.TRUST_PROXY === 'true' ? true : settings.TRUST_PROXY === 'false' ? false : settings.TRUST_PROXY,
     dbPoolSize: settings.DB_POOL_SIZE,
+    dbQueueLimitMs: settings.DB_QUEUE_LIMIT_MS,
     rateLimits: {
       loginPerAddressPerHour: settings.RATE_LIMIT_LOGIN_PER_IP,
       registerPerAddressPerHour: settings.RATE_LIMIT_REGISTER_PER_IP,
@@ -348,7 +383,7 @@ function processCount(
       );
     } else if (requested > 1 && !redisUrl) {
       problems.push(
-        `WEB_CONCURRENCY=${requested} needs REDIS_URL: several processes share Socket.IO rooms, viewer counts, rate limits and session revocation through Redis.`,
+        `WEB_CONCURRENCY=${requested} needs REDIS_URL or REDIS_CLUSTER_NODES: several processes share Socket.IO rooms, viewer counts, rate limits and session revocation through Redis.`,
       );
     }
     return { webConcurrency: requested, webConcurrencyNote: null };
@@ -385,4 +420,35 @@ function localSecret(dataDir: string, name: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * The VAPID key pair: both set, or a pair generated once into the data folder (like the token
+ * secret), so a local restart keeps every device's subscription valid.
+ */
+function vapidKeys(publicKey: string | undefined, privateKey: string | undefined, dataDir: string, problems: string[]): { publicKey: string; privateKey: string } {
+  if (publicKey && privateKey) return { publicKey, privateKey };
+  if (publicKey || privateKey) {
+    problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together');
+    return { publicKey: '', privateKey: '' };
+  }
+  const file = join(dataDir, 'vapid-keys.json');
+  try {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { publicKey?: unknown; privateKey?: unknown };
+    if (typeof stored.publicKey === 'string' && typeof stored.privateKey === 'string') return { publicKey: stored.publicKey, privateKey: stored.privateKey };
+  } catch {
+    // Not generated yet.
+  }
+  const pair = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const jwk = pair.privateKey.export({ format: 'jwk' });
+  const raw = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]);
+  const keys = { publicKey: raw.toString('base64url'), privateKey: jwk.d! };
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    // Exclusive: processes starting together keep the one pair written first.
+    writeFileSync(file, JSON.stringify(keys), { mode: 0o600, flag: 'wx' });
+    return keys;
+  } catch {
+    return JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
+  }
 }

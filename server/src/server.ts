@@ -4,6 +4,7 @@ import { configOrExit, type AppConfig } from './config.ts';
 import { prepareDatabase } from './lib/prepare-database.ts';
 import { isClusterWorker, runPrimary, runWorker } from './cluster.ts';
 import { answerHeapProbes } from './lib/heap-probe.ts';
+import { createPhotoStorage } from './services/photos/photo-storage.ts';
 
 export { configOrExit };
 
@@ -16,7 +17,7 @@ export async function startServer(config: AppConfig = configOrExit()): Promise<v
   // Loaded here so a cluster's primary, which serves nothing, never loads the app.
   const { buildApp } = await import('./app.ts');
   const app = await buildApp(config);
-  await prepareDatabase(app.database, app.log);
+  await prepareDatabase(app.database, app.log, createPhotoStorage({ dataDir: config.dataDir, s3: config.photoBucket, folder: 'documents' }));
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

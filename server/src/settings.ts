@@ -58,11 +58,24 @@ export const SettingsSchema = Type.Object(
       examples: ['postgres://postgres:postgres@127.0.0.1:5432/luxemotors'],
     }),
     DB_POOL_SIZE: wholeNumber(1, 200, 10, { description: 'PostgreSQL connection pool size, per server process' }),
+    DB_QUEUE_LIMIT_MS: wholeNumber(1, 60_000, 500, {
+      description:
+        'When the oldest statement waiting for the database has waited longer than this, writes answer 503 SERVICE_UNAVAILABLE with Retry-After at once (before any transaction starts); reads and real-time delivery go on',
+    }),
     DATA_DIR: text('.data', { description: 'Embedded database, local listing photos and generated local secrets' }),
     REDIS_URL: url(['redis:', 'rediss:'], {
       description: 'Redis URL; joins several server processes for real-time events, presence, rate limits and sign-outs',
       examples: ['redis://127.0.0.1:6379'],
     }),
+    REDIS_CLUSTER_NODES: Type.Optional(
+      Type.String({
+        pattern: '^\\s*[A-Za-z0-9_.-]+:\\d{1,5}\\s*(,\\s*[A-Za-z0-9_.-]+:\\d{1,5}\\s*)*$',
+        expected: 'comma-separated host:port pairs',
+        description:
+          'Redis Cluster nodes (some or all); joins server processes through the cluster instead of one Redis, with sharded pub/sub for real-time events. Not together with `REDIS_URL`',
+        examples: ['10.0.0.1:7000,10.0.0.2:7000,10.0.0.3:7000'],
+      }),
+    ),
     SMTP_URL: url(['smtp:', 'smtps:'], {
       description: 'SMTP server for emails; when unset emails and their links are written to the server log',
       examples: ['smtp://user:pass@smtp.example.com:587'],
@@ -82,6 +95,10 @@ export const SettingsSchema = Type.Object(
     LOG_PRETTY: computedFlag({
       description: 'Readable log lines (pino-pretty, a development package) instead of JSON lines; `false` when output goes to a file or collector',
       computedDefault: '`true` at a terminal, else `false`',
+    }),
+    CHAT_CONTACT_GUARD: flag(true, {
+      description:
+        'Hold discussion messages with contact details or payment outside escrow for an operator. Only a benchmark measuring the cost of the guard turns it off.',
     }),
     API_COMPRESSION: flag(true, { description: 'Compress JSON answers of 1 KB and more (gzip or brotli); `false` when a proxy in front compresses' }),
     REDIS_PREFIX: Type.String({
@@ -117,6 +134,46 @@ export const SettingsSchema = Type.Object(
       description: 'Length of one escrow day in seconds; every escrow period (payment window, inspection) is counted in these days. `60` runs a whole purchase in minutes',
     }),
     AUCTION_MIN_SECONDS: wholeNumber(1, THIRTY_DAYS, 86_400, { description: 'Shortest auction a seller may start (its `endsAt` at least this far ahead), in seconds' }),
+    VAPID_PUBLIC_KEY: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{80,100}$',
+        expected: 'the base64url public key of a P-256 key pair (`npx web-push generate-vapid-keys`)',
+        description: 'Web Push (VAPID) public key, base64url; with VAPID_PRIVATE_KEY. When both are unset a pair is generated once and kept in `DATA_DIR`. Set them in production: a new pair invalidates every device subscription',
+        computedDefault: 'generated into `DATA_DIR`',
+      }),
+    ),
+    VAPID_PRIVATE_KEY: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{40,50}$',
+        secret: true,
+        expected: 'the base64url private key of a P-256 key pair',
+        description: 'Web Push (VAPID) private key, base64url; with VAPID_PUBLIC_KEY',
+        computedDefault: 'generated into `DATA_DIR`',
+      }),
+    ),
+    VAPID_SUBJECT: Type.Optional(
+      Type.String({
+        pattern: '^(mailto:|https://)\\S+$',
+        expected: 'a mailto: or https: URL',
+        description: 'Who push services contact about this sender (VAPID `sub`)',
+        computedDefault: '`mailto:` and the address of `MAIL_FROM`',
+      }),
+    ),
+    NOTIFY_COALESCE_SECONDS: wholeNumber(1, 86_400, 300, {
+      description: 'Email and push for one user, event and car: what follows the first within this many seconds is gathered into one message when the window ends',
+    }),
+    AUCTION_ENDING_NOTICES: Type.String({
+      default: '3600,600',
+      pattern: '^\\d{1,6}(,\\d{1,6})*$',
+      expected: 'seconds before the end, comma-separated',
+      description: '`auction_ending` notices: seconds before an auction ends, comma-separated',
+    }),
+    PUSH_ENDPOINT_HOSTS_ALLOWED: Type.Optional(
+      Type.String({
+        description: 'Comma-separated `host[:port]` of push endpoints exempt from the endpoint rules (https, public address; plain http allowed): local push receivers',
+        examples: ['127.0.0.1:7410,push.test'],
+      }),
+    ),
     AUCTION_EXTENSION_SECONDS: wholeNumber(1, 3_600, 120, { description: "Soft close: a bid this close to the end moves the end to the bid's time plus this, in seconds" }),
     MAIL_RETRY_SECONDS: wholeNumber(1, 3_600, 5, { description: 'First wait before an outgoing mail is tried again (doubling on each failure), in seconds' }),
     SOCKET_MAX_BACKLOG_KB: wholeNumber(0, 1_048_576, 1_024, { description: 'Kilobytes a real-time client may leave unread before it is disconnected (`0`: no limit)' }),

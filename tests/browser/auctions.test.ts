@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
 import { PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, screenshotFromTop as shot, seriousViolations, usd, type Tab, type Viewport } from '../helpers/browser.ts';
+import { listCar } from '../helpers/cars.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
 /** Live updates and the job runner on a loaded 2-core machine need more than `expect.poll`'s 1 s. */
@@ -44,30 +45,18 @@ let listed = 0;
 async function listAuction(options: { seconds: number; price?: number; reservePrice?: number; model?: string }): Promise<{ id: number; price: number; endsAt: string }> {
   listed += 1;
   const price = options.price ?? 150_000;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/cars',
-    headers: seller.auth,
-    payload: {
-      make: 'Porsche',
-      model: options.model ?? `911 Auction ${listed}`,
-      year: 2022,
-      price,
-      mileage: 4_200,
-      condition: 'Excellent',
-      location: 'Austin, TX',
-      description: 'Sold at a timed auction in a test.',
-      features: ['Sport Chrono'],
-      bodyStyle: 'coupe',
-      auction: {
-        endsAt: new Date(Date.now() + options.seconds * 1000).toISOString(),
-        ...(options.reservePrice !== undefined ? { reservePrice: options.reservePrice } : {}),
-      },
-    },
+  const car = await listCar(t, seller, {
+    model: options.model ?? `911 Auction ${listed}`,
+    year: 2022,
+    price,
+    mileage: 4_200,
+    location: 'Austin, TX',
+    description: 'Sold at a timed auction in a test.',
+    features: ['Sport Chrono'],
+    auctionInSeconds: options.seconds,
+    ...(options.reservePrice !== undefined ? { reservePrice: options.reservePrice } : {}),
   });
-  expect(res.statusCode, res.body).toBe(201);
-  const car = res.json().data;
-  return { id: car.id, price: car.price, endsAt: car.auction.endsAt };
+  return { id: car.id, price: car.price, endsAt: car.auction!.endsAt };
 }
 
 async function carOnServer(carId: number, user?: SignedInUser) {

@@ -14,6 +14,7 @@ import { SAMPLE_CARS, SAMPLE_REVIEWS, SAMPLE_SELLERS } from '../../db/seed/sampl
 import type { TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoUnexpectedErrors, startBrowserApp, screenshot, usd, type Tab, type Viewport } from '../helpers/browser.ts';
 import { createUser, makeSellerOf, TEST_PASSWORD, type SignedInUser } from '../helpers/users.ts';
+import { userConnected, quietFor } from '../helpers/wait.ts';
 
 /** `expect.poll` gives up after 1 s by default; live updates on a loaded 2-core machine need longer. */
 const SETTLE = { timeout: 10_000 };
@@ -207,10 +208,10 @@ describe('car room', () => {
     expect(await bidInput(page).isEnabled()).toBe(true);
 
     // Logging out here goes to / (spec), even though the server also tells this tab's socket the session ended.
-    await page.waitForTimeout(300);
+    await userConnected(t, alice.id);
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect.poll(() => new URL(page.url()).pathname, SETTLE).toBe('/');
-    await page.waitForTimeout(500);
+    await quietFor(500, 'the session ends on the socket after the logout: the page must NOT move on to /login then');
     expect(new URL(page.url()).pathname).toBe('/');
     expect(await page.getByRole('link', { name: 'Sign In', exact: true }).count()).toBe(1);
     await tab.close();
@@ -264,7 +265,7 @@ describe('car room', () => {
     // Whitespace only is ignored.
     await bobInput.fill('    ');
     await bobInput.press('Enter');
-    await b.page.waitForTimeout(500);
+    await quietFor(500, 'nothing is sent: a moment in which a message would appear');
     expect(await b.page.getByTestId('message-count').innerText()).toBe('2 messages');
 
     // Bid: the field holds the minimum; a double click places one bid.
@@ -364,9 +365,8 @@ describe('car room', () => {
     expect(await panel.getByRole('button', { name: 'Mark all as read' }).isDisabled()).toBe(true);
 
     // It was saved: a reload shows no badge.
-    await page.reload();
+    await page.reload({ waitUntil: 'networkidle' });
     await page.getByTestId('car-card').first().waitFor();
-    await page.waitForTimeout(500);
     expect(await unreadOf()).toBe(0);
 
     // On the car page the seller's own car offers editing instead of bidding or buying.
@@ -419,7 +419,7 @@ describe('car room', () => {
     const tab = await openTab(dave);
     await openCar(tab);
     await tab.page.getByPlaceholder('Ask a question or share thoughts...').waitFor();
-    await tab.page.waitForTimeout(300); // let the socket join the user's rooms
+    await userConnected(t, dave.id);
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken: dave.refreshToken } });
     expect(res.statusCode).toBe(200);
     await expect.poll(() => new URL(tab.page.url()).pathname, SETTLE).toBe('/login');

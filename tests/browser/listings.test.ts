@@ -9,6 +9,7 @@ import { SAMPLE_CARS, SAMPLE_SELLERS, type SampleCar } from '../../db/seed/sampl
 import { seedGeneratedCars } from '../../db/seed/seed.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, collectConsoleErrors, expectNoHorizontalScroll, launchBrowser, loadAllImages, newAppContext, screenshot, usd } from '../helpers/browser.ts';
+import { quietFor } from '../helpers/wait.ts';
 
 /** `expect.poll` gives up after 1 s by default; a loaded 2-core machine needs longer. */
 const SETTLE = { timeout: 10_000 };
@@ -215,7 +216,7 @@ describe('Listings with the 12 sample cars', () => {
   it('searches on Enter (not while typing), puts search= in the URL and shows only matching cars', async () => {
     await open();
     await searchBox(page).fill('porsche');
-    await page.waitForTimeout(300);
+    await quietFor(300, 'typing must NOT search: a moment in which a search would have started');
     expect(param(page, 'search'), 'typing alone does not search').toBeNull();
     expect(await cardsOf(page).count()).toBe(12);
     await searchBox(page).press('Enter');
@@ -406,7 +407,7 @@ describe('Listings with the 12 sample cars', () => {
     await reachWithinApp();
     const loading = page.getByRole('status').filter({ hasText: 'Loading vehicles...' });
     await loading.waitFor();
-    await page.waitForTimeout(200);
+    await quietFor(200, 'the loading state must stay while the answer is held');
     expect(await loading.isVisible()).toBe(true);
     expect(await cardsOf(page).count()).toBe(0);
     expect(await page.getByRole('region', { name: 'Available Vehicles' }).getAttribute('aria-busy')).toBe('true');

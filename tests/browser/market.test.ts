@@ -13,7 +13,10 @@ import { cars, orders, priceHistory } from '../../db/schema/index.ts';
 import type { SavedSearch } from '@common/schemas/discovery.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, Tabs, closeBrowserApp, collectConsoleErrors, expectNoHorizontalScroll, expectNoUnexpectedErrors, seriousViolations, startBrowserApp, usd, type Viewport } from '../helpers/browser.ts';
-import { PATH_TO, orderApi } from '../helpers/escrow.ts';
+import { orderIn } from '../helpers/escrow.ts';
+import { requestsTo } from '../helpers/api.ts';
+import { listCar as listCarAs } from '../helpers/cars.ts';
+import { pageIdle } from '../helpers/wait.ts';
 import { TestMailbox, type ReceivedMail } from '../helpers/smtp.ts';
 import { waitUntil } from '../helpers/sockets.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
@@ -38,22 +41,9 @@ afterAll(async () => {
 const openTab = (user: SignedInUser | null, viewport: Viewport = DESKTOP) => tabs.open(user, { viewport });
 const shot = (target: Page | Locator, name: string) => target.screenshot({ path: `/tmp/market-${name}.png`, animations: 'disabled' });
 
-const call = (method: 'GET' | 'POST', url: string, user?: SignedInUser, payload?: object) =>
-  t.app.inject({ method, url, ...(payload !== undefined ? { payload } : {}), headers: user ? user.auth : {} });
-
-async function listCar(seller: SignedInUser, fields: { make: string; model: string; year: number; price: number }) {
-  const res = await call('POST', '/api/cars', seller, {
-    ...fields,
-    mileage: 8_200,
-    condition: 'Excellent',
-    location: 'Denver, CO',
-    description: 'Listed by the market data browser test.',
-    features: [],
-    bodyStyle: 'coupe',
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { id: number; price: number };
-}
+const call = requestsTo(() => t);
+const listCar = (seller: SignedInUser, fields: { make: string; model: string; year: number; price: number }) =>
+  listCarAs(t, seller, { ...fields, mileage: 8_200, description: 'Listed by the market data browser test.' });
 
 const panel = (page: Page) => page.getByTestId('filter-panel');
 const field = (page: Page, label: string) => panel(page).getByLabel(label, { exact: true });
@@ -64,14 +54,27 @@ async function settled(page: Page) {
 }
 
 describe('saved search from the filter panel, its alert and its unsubscribe link', () => {
-  const model = `Carrera E2E${Date.now() % 100_000}`;
-  const searchName = `Porsche ${model} from 2015 under $150,000`;
-  let buyer: SignedInUser;
-  let alert: ReceivedMail;
-  let carId: number;
+  /** The search the filter panel names for a Porsche `model` from 2015 under $150,000. */
+  const nameFor = (model: string) => `Porsche ${model} from 2015 under $150,000`;
+
+  /**
+   * What the first test makes through the page, made through the API: a buyer's instant search
+   * for a Porsche `model`, a matching car listed, and the alert email about it.
+   */
+  async function searchWithAlert(model: string): Promise<{ buyer: SignedInUser; alert: ReceivedMail; searchName: string }> {
+    const buyer = await createUser(t, { name: 'Uma Unsubscriber' });
+    const searchName = nameFor(model);
+    const saved = await call('POST', '/api/saved-searches', buyer, { name: searchName, query: { make: 'Porsche', model, minYear: 2015, maxPrice: 150_000 }, alerts: 'instant' });
+    expect(saved.statusCode, saved.body).toBe(201);
+    await listCar(await createUser(t), { make: 'Porsche', model, year: 2019, price: 139_000 });
+    const alert = await mailbox.waitFor((m) => m.to.includes(buyer.email), 30_000);
+    return { buyer, alert, searchName };
+  }
 
   it('keeps the filters in the URL through reload, Back and Forward, saves the search, and its alert email opens the car', async () => {
-    buyer = await createUser(t, { name: 'Hana Hunter' });
+    const model = `Carrera E2E${Date.now() % 100_000}`;
+    const searchName = nameFor(model);
+    const buyer = await createUser(t, { name: 'Hana Hunter' });
     const tab = await openTab(buyer);
     const { page } = tab;
     await page.goto(`${base}/`);
@@ -137,8 +140,8 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
 
     // A seller lists a matching car: the alert email links to it, and the link opens its page.
     const seller = await createUser(t);
-    carId = (await listCar(seller, { make: 'Porsche', model, year: 2019, price: 139_000 })).id;
-    alert = await mailbox.waitFor((m) => m.to.includes(buyer.email), 30_000);
+    const carId = (await listCar(seller, { make: 'Porsche', model, year: 2019, price: 139_000 })).id;
+    const alert = await mailbox.waitFor((m) => m.to.includes(buyer.email), 30_000);
     const carLink = alert.links.find((l) => new URL(l).pathname === `/car/${carId}`);
     expect(carLink, alert.body).toBeDefined();
     await page.goto(carLink!);
@@ -147,6 +150,8 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
   }, 120_000);
 
   it('turns the search\'s alerts off with one press on the email\'s unsubscribe page, and the dashboard tab shows it', async () => {
+    const model = `Carrera U${Date.now() % 100_000}`;
+    const { buyer, alert, searchName } = await searchWithAlert(model);
     const link = alert.links.find((l) => new URL(l).pathname === '/unsubscribe');
     expect(link, alert.body).toBeDefined();
     const visitor = await openTab(null);
@@ -195,6 +200,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
   }, 60_000);
 
   it('fits a phone: the filter panel and the save dialog', async () => {
+    const buyer = await createUser(t, { name: 'Pia Phone' });
     const tab = await openTab(buyer, PHONE);
     await tab.page.goto(`${base}/?make=Porsche&minYear=2015&maxPrice=150000`);
     await settled(tab.page);
@@ -235,21 +241,20 @@ async function expectOneSale(page: Page, carId: number, heading: string) {
 }
 
 describe('sold results and price history', () => {
-  /** The sale the first test makes, for the market value test. */
-  let sold: { id: number; make: string } | undefined;
+  let sales = 0;
+  /** A 2021 GT3 Touring of a make of its own, bought at $162,500 and released: one sale on the results. */
+  async function releasedSale(): Promise<{ id: number; make: string }> {
+    sales += 1;
+    const [buyer, seller] = await Promise.all([createUser(t), createUser(t)]);
+    const make = `Soldmake${Date.now() % 100_000}${sales}`;
+    const car = await listCar(seller, { make, model: 'GT3 Touring', year: 2021, price: 162_500 });
+    await orderIn(t, 'released', buyer, seller, { car });
+    return { id: car.id, make };
+  }
 
   it('lists a released sale on /results, filtered by make in the URL, and the sold car\'s page links to it', async () => {
-    const [buyer, seller] = await Promise.all([createUser(t), createUser(t)]);
-    const make = `Soldmake${Date.now() % 100_000}`;
-    const car = await listCar(seller, { make, model: 'GT3 Touring', year: 2021, price: 162_500 });
-    const api = orderApi(t);
-    const order = (await api.place(buyer, car)).json().data;
-    // To inspection as the escrow tests go, then the buyer accepts: the order is released.
-    for (const step of [...PATH_TO.inspection!, { action: 'accept', by: 'buyer' as const }]) {
-      const res = await api.act(step.by === 'buyer' ? buyer : seller, order.id, step.action, 'body' in step ? step.body : {});
-      expect(res.statusCode, `${step.action}: ${res.body}`).toBe(200);
-    }
-    await waitUntil(async () => (await api.get(buyer, order.id)).json().data.status === 'released', 15_000, 'released');
+    const { id, make } = await releasedSale();
+    const car = { id };
 
     for (const viewport of [DESKTOP, PHONE]) {
       const tab = await openTab(null, viewport);
@@ -288,7 +293,6 @@ describe('sold results and price history', () => {
     await expect.poll(() => params(tab.page), SETTLE).toEqual({ make, model: 'GT3 Touring' });
     await expect.poll(() => tab.page.getByTestId('sold-result').count(), SETTLE).toBe(1);
     expectNoUnexpectedErrors(tab);
-    sold = { id: car.id, make };
 
     // Opened straight from a link (drawn on the server), on both sizes.
     for (const viewport of [DESKTOP, PHONE]) {
@@ -301,7 +305,7 @@ describe('sold results and price history', () => {
       expectNoUnexpectedErrors(direct);
     }
     // A car that did not sell: said so, with the way to all results.
-    const unsold = await listCar(seller, { make, model: 'GT3 Touring', year: 2021, price: 170_000 });
+    const unsold = await listCar(await createUser(t), { make, model: 'GT3 Touring', year: 2021, price: 170_000 });
     const none = await openTab(null);
     await none.page.goto(`${base}/results?carId=${unsold.id}`);
     await none.page.getByText('No sale on record for this car').waitFor();
@@ -311,15 +315,15 @@ describe('sold results and price history', () => {
   }, 120_000);
 
   it('names the recent sales a market value used on the car page, each linking to its result', async () => {
-    expect(sold, 'the sale of the test before').toBeDefined();
+    const sold = await releasedSale();
     const seller = await createUser(t);
     // Three more of the model: with the sale, enough comparables for an estimate.
     const cars = [];
-    for (const price of [165_000, 168_000, 171_000]) cars.push(await listCar(seller, { make: sold!.make, model: 'GT3 Touring', year: 2021, price }));
+    for (const price of [165_000, 168_000, 171_000]) cars.push(await listCar(seller, { make: sold.make, model: 'GT3 Touring', year: 2021, price }));
     const subject = cars[0]!;
     await waitUntil(async () => (await call('GET', `/api/cars/${subject.id}`)).json().data.marketValueBasis === 'comparables', 15_000, 'an estimate from comparables');
     const valuation = (await call('GET', `/api/cars/${subject.id}/valuation`)).json().data as { comparables: { carId: number; source: string; soldAt: string | null }[] };
-    const used = valuation.comparables.find((c) => c.carId === sold!.id);
+    const used = valuation.comparables.find((c) => c.carId === sold.id);
     expect(used, 'the sale is among the comparables').toMatchObject({ source: 'sale' });
 
     for (const viewport of [DESKTOP, PHONE]) {
@@ -330,7 +334,7 @@ describe('sold results and price history', () => {
       expect(await sales.getByRole('heading', { name: /Recent sales used/ }).count()).toBe(1);
       const items = sales.getByTestId('market-sale');
       expect(await items.count()).toBe(1);
-      expect((await items.first().textContent())?.replace(/\s+/g, ' ').trim()).toBe(`2021 ${sold!.make} GT3 Touring sold ${usd(162_500)} on ${utcDay(used!.soldAt!)}`);
+      expect((await items.first().textContent())?.replace(/\s+/g, ' ').trim()).toBe(`2021 ${sold.make} GT3 Touring sold ${usd(162_500)} on ${utcDay(used!.soldAt!)}`);
       expect(await items.first().locator('time').getAttribute('datetime')).toBe(used!.soldAt);
       expect(await tab.page.getByTestId('market-basis').innerText()).toContain(`Based on ${valuation.comparables.length} comparable cars`);
       const card = tab.page.locator('.pricing-card');
@@ -339,9 +343,9 @@ describe('sold results and price history', () => {
       if (viewport === PHONE) await expectNoHorizontalScroll(tab.page);
       expect(await seriousViolations(tab.page), 'the car page with the sales used').toEqual([]);
       if (viewport === DESKTOP) {
-        await items.first().getByRole('link', { name: `2021 ${sold!.make} GT3 Touring` }).click();
-        await expect.poll(() => params(tab.page), SETTLE).toEqual({ carId: String(sold!.id) });
-        await expectOneSale(tab.page, sold!.id, `2021 ${sold!.make} GT3 Touring, sold for ${usd(162_500)}`);
+        await items.first().getByRole('link', { name: `2021 ${sold.make} GT3 Touring` }).click();
+        await expect.poll(() => params(tab.page), SETTLE).toEqual({ carId: String(sold.id) });
+        await expectOneSale(tab.page, sold.id, `2021 ${sold.make} GT3 Touring, sold for ${usd(162_500)}`);
       }
       expectNoUnexpectedErrors(tab);
     }
@@ -376,7 +380,7 @@ describe('sold results and price history', () => {
     expect(await tab.page.getByTestId('price-history').count()).toBe(0);
   }, 60_000);
   it('draws the price chart and the results with the same dates on the server and in a browser far from UTC: no hydration error', async () => {
-    expect(sold, 'the sale of the first test').toBeDefined();
+    const sold = await releasedSale();
     // Times late in the UTC day: already the next day at UTC+14, so a date in the browser's own
     // zone would differ from the server's (which draws in UTC).
     const lateUtc = (daysAgo: number) => {
@@ -385,10 +389,10 @@ describe('sold results and price history', () => {
       at.setUTCHours(23, 30, 0, 0);
       return at;
     };
-    const [order] = await t.database.db.select({ id: orders.id }).from(orders).where(eq(orders.carId, sold!.id));
+    const [order] = await t.database.db.select({ id: orders.id }).from(orders).where(eq(orders.carId, sold.id));
     await t.database.db.update(orders).set({ updatedAt: lateUtc(2) }).where(eq(orders.id, order!.id));
     const seller = await createUser(t);
-    const charted = await listCar(seller, { make: sold!.make, model: 'Chart Coupe', year: 2020, price: 150_000 });
+    const charted = await listCar(seller, { make: sold.make, model: 'Chart Coupe', year: 2020, price: 150_000 });
     await t.database.db.update(priceHistory).set({ at: lateUtc(5) }).where(eq(priceHistory.carId, charted.id));
     await t.database.db.insert(priceHistory).values({ carId: charted.id, price: 142_000, at: lateUtc(1) });
 
@@ -411,7 +415,8 @@ describe('sold results and price history', () => {
         expect(res?.status(), path).toBe(200);
         await page.waitForFunction(() => document.documentElement.hasAttribute('data-app-ready'));
         expect(await page.locator('#page-data').count(), `${path} was drawn on the server`).toBe(1);
-        await page.waitForTimeout(300);
+        // React reports a hydration mismatch as it hydrates; once the page is idle, any report is in.
+        await pageIdle(page);
         expect(messages.filter((m) => /Minified React error #(?:418|419|423|425)\b|hydrat/i.test(m)), `${path}: hydration errors`).toEqual([]);
       };
 
@@ -422,10 +427,10 @@ describe('sold results and price history', () => {
       await chart.scrollIntoViewIfNeeded();
       await shot(chart, 'chart-far-from-utc');
 
-      await visit(`/results?make=${sold!.make}`);
+      await visit(`/results?make=${sold.make}`);
       const row = page.getByTestId('sold-result').first();
       expect(await row.locator('time').textContent()).toBe(utcDay(lateUtc(2).toISOString()));
-      await visit(`/results?carId=${sold!.id}`);
+      await visit(`/results?carId=${sold.id}`);
       expect(await page.getByTestId('one-sale').locator('time').textContent()).toBe(utcDay(lateUtc(2).toISOString()));
       expect(errors, 'console or page errors').toEqual([]);
     } finally {
@@ -437,13 +442,10 @@ describe('sold results and price history', () => {
 describe('the pricing card', () => {
   it('offers "Make an offer" on an auction that ended below its reserve only while the car is still unsold, as the server takes offers', async () => {
     const [seller, bidder, buyer] = await Promise.all([createUser(t), createUser(t), createUser(t)]);
-    const listed = await call('POST', '/api/cars', seller, {
-      make: 'Ferrari', model: 'Reserve Test', year: 1991, price: 50_000, mileage: 9_000, condition: 'Excellent', location: 'Monterey, CA',
-      description: 'An auction that ends within the test.', features: [], bodyStyle: 'sports',
-      auction: { endsAt: new Date(Date.now() + 3_000).toISOString(), reservePrice: 150_000 },
+    const { id: carId } = await listCarAs(t, seller, {
+      make: 'Ferrari', model: 'Reserve Test', year: 1991, price: 50_000, mileage: 9_000, location: 'Monterey, CA',
+      description: 'An auction that ends within the test.', bodyStyle: 'sports', auctionInSeconds: 3, reservePrice: 150_000,
     });
-    expect(listed.statusCode, listed.body).toBe(201);
-    const carId = listed.json().data.id as number;
     expect((await call('POST', '/api/bids', bidder, { carId, amount: 60_000 })).statusCode).toBe(201);
     await expect
       .poll(async () => {
@@ -459,9 +461,13 @@ describe('the pricing card', () => {
     // Its seller agreed a sale meanwhile (the car is pending): the server refuses offers now, so the card offers none.
     await t.database.db.update(cars).set({ status: 'pending' }).where(eq(cars.id, carId));
     expect((await call('POST', `/api/cars/${carId}/offers`, buyer, { amount: 70_000 })).statusCode).toBe(409);
-    await tab.page.waitForTimeout(1_100);
-    await tab.page.reload({ waitUntil: 'networkidle' });
-    await tab.page.getByTestId('car-status-notice').waitFor(SETTLE);
+    // The server may serve the page as sent for a moment (PAGE_FRESH_MS): reloaded until that moment is over.
+    await expect
+      .poll(async () => {
+        await tab.page.reload({ waitUntil: 'networkidle' });
+        return tab.page.getByTestId('car-status-notice').count();
+      }, SETTLE)
+      .toBe(1);
     expect(await tab.page.getByTestId('car-status-notice').innerText()).toContain('Sale pending');
     expect(await tab.page.getByTestId('make-offer').count()).toBe(0);
     expectNoUnexpectedErrors(tab);

@@ -13,6 +13,8 @@ import { ESCROW_PLANS } from '@common/escrow-plans.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, usd, type Tab } from '../helpers/browser.ts';
 import { createListing } from '../helpers/escrow.ts';
+import { request } from '../helpers/api.ts';
+import { listCar } from '../helpers/cars.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
 /** Live updates on a loaded 2-core machine need more than `expect.poll`'s 1 s. */
@@ -229,16 +231,14 @@ describe('offers', () => {
   it('the seller offers an auction\'s car to the runner-up from My Listings, and the runner-up sees it live', async () => {
     const { t, base, seller } = world;
     const [winner, runnerUp] = [await createUser(t, { name: 'Wyn Winner' }), await createUser(t, { name: 'Rory Runner' })];
-    const inject = (user: SignedInUser, method: 'GET' | 'POST', url: string, payload?: object) => t.app.inject({ method, url, headers: user.auth, payload });
+    const inject = (user: SignedInUser, method: 'GET' | 'POST', url: string, payload?: object) => request(t, method, url, user, payload);
     /** An auction of a few seconds with these bids, closed with `outcome`. */
     async function auctionEnded(bids: [SignedInUser, number][], outcome: string, reservePrice?: number): Promise<number> {
-      const listed = await inject(seller, 'POST', '/api/cars', {
-        make: 'Ferrari', model: 'F40 Second Chance', year: 1990, price: 50_000, mileage: 9_000, condition: 'Excellent', location: 'Monterey, CA',
-        description: 'An auction that ends within the test.', features: [], bodyStyle: 'sports',
-        auction: { endsAt: new Date(Date.now() + 3_000).toISOString(), ...(reservePrice ? { reservePrice } : {}) },
+      const { id } = await listCar(t, seller, {
+        make: 'Ferrari', model: 'F40 Second Chance', year: 1990, price: 50_000, mileage: 9_000, location: 'Monterey, CA',
+        description: 'An auction that ends within the test.', bodyStyle: 'sports',
+        auctionInSeconds: 3, ...(reservePrice ? { reservePrice } : {}),
       });
-      expect(listed.statusCode, listed.body).toBe(201);
-      const id: number = listed.json().data.id;
       for (const [who, amount] of bids) expect((await inject(who, 'POST', '/api/bids', { carId: id, amount })).statusCode).toBe(201);
       await expect
         .poll(async () => {

@@ -14,9 +14,11 @@ import { minimumBid } from '@common/bid-rules.ts';
 import { ESCROW_PLANS } from '@common/escrow-plans.ts';
 import { cars } from '../../db/schema/index.ts';
 import { SAMPLE_TESTIMONIALS } from '../../db/seed/sample-data.ts';
+import { dataOf } from '../helpers/api.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, closeBrowserApp, collectConsoleErrors, expectNoHorizontalScroll, startBrowserApp, loadAllImages, newAppContext, screenshot, seriousViolations, usd, type Viewport } from '../helpers/browser.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
+import { quietFor } from '../helpers/wait.ts';
 
 const SETTLE = { timeout: 10_000 };
 
@@ -46,11 +48,7 @@ let fixedPrice: typeof catalogue;
 
 const titleOf = (c: { year: number; make: string; model: string }) => `${c.year} ${c.make} ${c.model}`;
 
-async function api<T>(method: 'GET' | 'POST' | 'DELETE', url: string, user?: SignedInUser, payload?: object): Promise<T> {
-  const res = await t.app.inject({ method, url, payload, headers: user ? user.auth : {} });
-  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-  return res.json().data as T;
-}
+const api = <T>(method: 'GET' | 'POST' | 'DELETE', url: string, user?: SignedInUser, payload?: object): Promise<T> => dataOf<T>(t, method, url, user, payload);
 
 beforeAll(async () => {
   ({ browser, t, base } = await startBrowserApp());
@@ -738,7 +736,7 @@ describe('screens', () => {
     // A fresh load of a page (typed address, new visit) starts at the top.
     await page.goto(`${base}/?sort=price-high`);
     await page.getByTestId('car-card').first().waitFor();
-    await page.waitForTimeout(300);
+    await quietFor(300, 'nothing may scroll the fresh page down later (a restored position)');
     expect(await scrollY()).toBe(0);
 
     // Back and Forward within the app restore where the user was.

@@ -19,6 +19,7 @@ import { users } from '../../db/schema/index.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, screenshotFromTop as shot, screenshotPath, seriousViolations, usd, type Viewport } from '../helpers/browser.ts';
 import { createListing } from '../helpers/escrow.ts';
+import { listCar } from '../helpers/cars.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
 /** Uploads go through sharp and live updates through sockets on a loaded 2-core machine. */
@@ -44,11 +45,8 @@ let browser: Browser;
 let t: TestApp;
 let base: string;
 let seller: SignedInUser;
-let buyer: SignedInUser;
 let photoDir: string;
 const photo = { red: '', blue: '', green: '', text: '' };
-/** The car listed by the first test, used by the next. */
-let listedCarId = 0;
 
 const tabs = new Tabs(() => browser, { timeout: 20_000 });
 /** A tab signed in as `user` (session put in localStorage before the app starts), or a visitor's. */
@@ -105,7 +103,6 @@ async function dominantChannel(url: string): Promise<'red' | 'green' | 'blue'> {
 beforeAll(async () => {
   ({ browser, t, base } = await startBrowserApp());
   seller = await createUser(t, { name: 'Sofia Seller' });
-  buyer = await createUser(t, { name: 'Ben Buyer' });
   // Three comparable cars (same make and model, model year within two): the new listing gets an estimate.
   const dealer = await createUser(t, { name: 'Dana Dealer' });
   for (const price of [124_000, 131_000, 127_500]) await createListing(t, dealer, { make: CAR.make, model: CAR.model, price });
@@ -252,7 +249,7 @@ describe('selling', () => {
     releasePublish();
 
     await expect.poll(() => new URL(page.url()).pathname, SETTLE).toMatch(/^\/car\/\d+$/);
-    listedCarId = Number(new URL(page.url()).pathname.split('/').pop());
+    const listedCarId = Number(new URL(page.url()).pathname.split('/').pop());
     expect(created).toEqual([
       {
         make: CAR.make,
@@ -317,7 +314,9 @@ describe('selling', () => {
   }, 120_000);
 
   it('the seller answers with a Seller badge, the buyer bids, the seller accepts it from My Listings and the buyer is told', async () => {
-    expect(listedCarId, 'the previous test listed a car').toBeGreaterThan(0);
+    // A seller and a buyer of this test's own, and the car listed as the form lists it.
+    const [seller, buyer] = [await createUser(t, { name: 'Sasha Seller' }), await createUser(t, { name: 'Bo Buyer' })];
+    const listedCarId = (await listCar(t, seller, CAR)).id;
     const s = await openTab(seller);
     const b = await openTab(buyer);
     await s.page.goto(`${base}/car/${listedCarId}`);

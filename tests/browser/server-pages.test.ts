@@ -8,9 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { CarDetail, CarListItem } from '@common/schemas/cars.ts';
 import { formatUsd } from '@common/pricing.ts';
+import { dataOf } from '../helpers/api.ts';
+import { listCar } from '../helpers/cars.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { Tabs, closeBrowserApp, startBrowserApp, type Tab } from '../helpers/browser.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
+import { quietFor } from '../helpers/wait.ts';
 
 /** Chromium's own target for a good page is 0.1; the issue asks for 0.02. */
 const MAX_LAYOUT_SHIFT = 0.02;
@@ -26,11 +29,7 @@ let buyer: SignedInUser;
 let fixedCar: CarDetail;
 let auctionCar: CarDetail;
 
-async function api<T>(method: 'GET' | 'POST', url: string, user?: SignedInUser, payload?: object): Promise<T> {
-  const res = await t.app.inject({ method, url, ...(payload !== undefined ? { payload } : {}), headers: user ? user.auth : {} });
-  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-  return res.json().data as T;
-}
+const api = <T>(method: 'GET' | 'POST', url: string, user?: SignedInUser, payload?: object): Promise<T> => dataOf<T>(t, method, url, user, payload);
 
 beforeAll(async () => {
   ({ browser, t, base } = await startBrowserApp());
@@ -39,18 +38,15 @@ beforeAll(async () => {
   const seller = await createUser(t, { name: 'Hydra Seller' });
   const first = (await api<{ cars: CarListItem[] }>('GET', '/api/cars')).cars[0]!;
   fixedCar = await api<CarDetail>('GET', `/api/cars/${first.id}`);
-  auctionCar = await api<CarDetail>('POST', '/api/cars', seller, {
-    make: 'Porsche',
+  auctionCar = await listCar(t, seller, {
     model: 'Carrera GT',
     year: 2005,
     price: 900_000,
     mileage: 9_800,
-    condition: 'Excellent',
     location: 'Scottsdale, AZ',
     description: 'Guards Red, six-speed manual, full service records.',
-    features: [],
     bodyStyle: 'sports',
-    auction: { endsAt: new Date(Date.now() + 2 * 86_400_000).toISOString() },
+    auctionInSeconds: 2 * 86_400,
   });
   const bidder = await createUser(t, { name: 'Early Bidder' });
   await api('POST', '/api/bids', bidder, { carId: auctionCar.id, amount: 900_000 });
@@ -155,7 +151,7 @@ async function loadAndSettle(visit: Visit, path: string): Promise<{ cls: number 
   const { page } = visit.tab;
   const res = await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
   expect(res?.status(), path).toBe(200);
-  await page.waitForTimeout(500);
+  await quietFor(500, 'the layout must NOT shift after the load: measured over a moment');
   const { shifts, violations, keptMarkup, hasPageData, firstPaintAt, firstCodeAt } = await page.evaluate(() => {
     const h1 = document.querySelector('main h1');
     const code = performance.getEntriesByType('resource').filter((r) => /^\/assets\/.+\.js$/.test(new URL(r.name).pathname));
@@ -397,7 +393,6 @@ describe('the checks above', () => {
         await route.fulfill({ response, body: html });
       });
       await page.goto(`${base}/escrow`, { waitUntil: 'networkidle' });
-      await page.waitForTimeout(500);
       await expect.poll(() => visit.messages.some((m) => HYDRATION_ERROR.test(m)), { timeout: 5_000 }).toBe(true);
       expect(await page.evaluate(() => document.querySelector('main h1') === window.__serverHeading)).toBe(false);
       expect(await page.locator('main h1').innerText()).toBe('Buy with complete protection');
@@ -419,9 +414,8 @@ describe('the checks above', () => {
         banner.style.height = '200px';
         document.querySelector('main')!.prepend(banner);
       });
-      await page.waitForTimeout(500);
-      const shifts = await page.evaluate(() => window.__shifts ?? []);
-      expect(cumulativeLayoutShift(shifts)).toBeGreaterThan(MAX_LAYOUT_SHIFT);
+      // Layout shifts are reported a frame or two after they happen.
+      await expect.poll(async () => cumulativeLayoutShift(await page.evaluate(() => window.__shifts ?? [])), { timeout: 5_000 }).toBeGreaterThan(MAX_LAYOUT_SHIFT);
     } finally {
       await visit.tab.close();
     }

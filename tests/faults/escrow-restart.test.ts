@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { notifications, orderEvents, orders, payments } from '../../db/schema/index.ts';
 import type { OrderWithEvents } from '@common/schemas/orders.ts';
@@ -10,7 +10,8 @@ import { createTestDatabase } from '../helpers/database.ts';
 import { insertListing } from '../helpers/escrow.ts';
 import { http, insertAccounts, serverDatabase, signIn } from '../helpers/server-database.ts';
 import { ServerProcesses, canRunTwoProcesses, type ServerProcess } from '../helpers/server-process.ts';
-import { sleep, waitUntil } from '../helpers/sockets.ts';
+import { waitUntil } from '../helpers/sockets.ts';
+import { clockPassed } from '../helpers/wait.ts';
 
 /**
  * Due escrow work survives the server dying: orders whose deadlines pass while the server is
@@ -105,14 +106,14 @@ async function scenarioDatabase(dataDir: string, cars: number) {
  * Due orders on the embedded database (or PostgreSQL), a server that `stop` kills (waiting before
  * or after as it likes), and a second server that must then move each order once.
  */
-async function restartScenario(cars: number, stop: (first: ServerProcess, buyerToken: string, unpaid: number[]) => Promise<void>) {
+async function restartScenario(cars: number, stop: (first: ServerProcess, buyerToken: string, unpaid: number[], database: () => Promise<{ db: Database; close(): Promise<void> }>) => Promise<void>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'lm-restart-'));
   const { url, prepared, reopen } = await scenarioDatabase(dataDir, cars);
   const env = { DATA_DIR: dataDir, DATABASE_URL: url, ESCROW_DAY_SECONDS: String(DAY_SECONDS), JOB_POLL_SECONDS: '0.5', JWT_SECRET: SECRET };
   const first = await servers.start(env);
   const [buyerToken, sellerToken] = [await signIn(first.url, prepared.buyer), await signIn(first.url, prepared.seller)];
   const { unpaid, inspecting } = await openOrders(first.url, buyerToken, sellerToken, prepared.listings);
-  await stop(first, buyerToken, unpaid);
+  await stop(first, buyerToken, unpaid, reopen);
   const second = await servers.start(env);
   await waitForEnds(second.url, buyerToken, unpaid, inspecting);
   await second.kill();
@@ -123,10 +124,14 @@ async function restartScenario(cars: number, stop: (first: ServerProcess, buyerT
 
 describe('escrow deadlines across a kill -9', () => {
   it('moves every order whose deadline passed while the server was dead exactly once after a restart', async () => {
-    await restartScenario(8, async (first) => {
+    await restartScenario(8, async (first, _buyerToken, _unpaid, reopen) => {
       await first.kill('SIGKILL');
-      // Every deadline (3 escrow days) passes while no server runs.
-      await sleep(3 * DAY_SECONDS * 1000 + 1_000);
+      // Every deadline passes while no server runs, and every deadline's job comes due.
+      const dead = await reopen();
+      await dead.db.update(orders).set({ paymentDueAt: sql`least(${orders.paymentDueAt}, now() - interval '1 second')` }).where(eq(orders.status, 'awaiting_payment'));
+      await dead.db.update(orders).set({ inspectionEndsAt: sql`least(${orders.inspectionEndsAt}, now() - interval '1 second')` }).where(eq(orders.status, 'inspection'));
+      await dead.db.execute(sql`update pgboss.job set start_after = now() - interval '1 second' where name = 'order.deadline' and state in ('created', 'retry')`);
+      await dead.close();
     });
   }, 180_000);
 
@@ -134,7 +139,7 @@ describe('escrow deadlines across a kill -9', () => {
     await restartScenario(16, async (first, buyerToken, unpaid) => {
       // Kill it just as the first deadlines come due, while it works through them.
       const dueTimes = await Promise.all(unpaid.map(async (id) => Date.parse((await http<OrderWithEvents>(first.url, buyerToken, 'GET', `/api/orders/${id}`)).body.data.paymentDueAt)));
-      await sleep(Math.max(0, Math.min(...dueTimes) - Date.now()) + 300);
+      await clockPassed(Math.min(...dueTimes) + 300);
       await first.kill('SIGKILL');
     });
   }, 180_000);

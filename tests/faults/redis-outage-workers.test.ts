@@ -1,3 +1,4 @@
+import { CHAT_RATE_LIMIT } from '../../common/discussion.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { createTestDatabase } from '../helpers/database.ts';
 import { PrivateRedis, redisServerAvailable } from '../helpers/private-redis.ts';
 import { http, insertAccounts, signIn } from '../helpers/server-database.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { connectSocket, emitAck, record, sleep, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { connectSocket, emitAck, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
 
 /**
  * The workers of one host (WEB_CONCURRENCY=2) keep delivering each other's events while Redis is
@@ -36,7 +37,8 @@ describe.skipIf(!haveRedis || !onPostgres)('two workers on one host while Redis 
     cleanups.push(() => redis.stop());
     const database = await createTestDatabase();
     cleanups.push(() => database.close());
-    const [author] = await insertAccounts(database.db, ['Worker Author']);
+    // Nine messages: more than one user may post on a car in the discussion's rate-limit window.
+    const authors = await insertAccounts(database.db, ['Worker Author', 'Second Worker Author']);
     const server: ServerProcess = await startServerProcess({
       DATABASE_URL: database.url!,
       REDIS_URL: redis.url,
@@ -46,7 +48,7 @@ describe.skipIf(!haveRedis || !onPostgres)('two workers on one host while Redis 
       JWT_SECRET: 'redis-outage-workers-secret-0123456789ab',
     });
     cleanups.push(() => server.kill('SIGKILL'));
-    const token = await signIn(server.url, author!);
+    const tokens = [await signIn(server.url, authors[0]!), await signIn(server.url, authors[1]!)];
     const carId = ((await http<{ cars: { id: number }[] }>(server.url, null, 'GET', '/api/cars?limit=1')).body.data.cars[0]!).id;
 
     // The primary hands connections to the workers in turn: enough viewers land on both.
@@ -60,9 +62,24 @@ describe.skipIf(!haveRedis || !onPostgres)('two workers on one host while Redis 
     expect(new Set(viewers.map(slotOf)).size, 'viewers on both workers').toBe(2);
     const received = viewers.map((socket) => record<{ message: string }>(socket, 'chat:message'));
 
+    let posted = 0;
     const post = async (message: string) => {
+      const token = tokens[Math.floor(posted++ / CHAT_RATE_LIMIT.messages)]!;
       const res = await http(server.url, token, 'POST', '/api/chat', { carId, message });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
+    };
+    // Health answers come from either worker in turn: several alike in a row are both workers' view.
+    const redisSeenAs = async (state: 'ok' | 'unreachable') => {
+      let alike = 0;
+      await waitUntil(
+        async () => {
+          const health = await http<{ redis: string }>(server.url, null, 'GET', '/api/health');
+          alike = health.body.data.redis === state ? alike + 1 : 0;
+          return alike >= 4;
+        },
+        20_000,
+        `both workers to see Redis ${state}`,
+      );
     };
     const everyoneHas = (message: string) => waitUntil(() => received.every((list) => list.some((m) => m.message === message)), 5_000, `"${message}" at every viewer`);
 
@@ -70,13 +87,13 @@ describe.skipIf(!haveRedis || !onPostgres)('two workers on one host while Redis 
     await everyoneHas('before the outage');
 
     await redis.stop();
-    await sleep(1_000);
+    await redisSeenAs('unreachable');
     // Several posts, so they land on both workers (connections are handed out in turn).
     for (let i = 0; i < 4; i += 1) await post(`during the outage ${i}`);
     for (let i = 0; i < 4; i += 1) await everyoneHas(`during the outage ${i}`);
 
     await redis.start();
-    await sleep(3_000);
+    await redisSeenAs('ok');
     for (let i = 0; i < 4; i += 1) await post(`after the outage ${i}`);
     for (let i = 0; i < 4; i += 1) await everyoneHas(`after the outage ${i}`);
     // Nothing twice.

@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { PrivateRedis, redisServerAvailable } from '../helpers/private-redis.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { connectSocket, emitAck, nextEvent, record, sleep, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { connectSocket, emitAck, nextEvent, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
 /**
@@ -145,7 +145,9 @@ describe.skipIf(!haveRedis || !onPostgres)('two processes while Redis is away', 
     const revokedAfter = await viewer(b.url, carId, laterRevocation.accessToken);
 
     await redis.stop();
-    await sleep(300);
+    for (const base of [aUrl, b.url]) {
+      await waitUntil(async () => ((await (await fetch(`${base}/api/health`)).json()) as { data: { redis: string } }).data.redis === 'unreachable', 5_000, `${base} to report Redis unreachable`);
+    }
     // Each process pushes what is written through it to its own sockets at once.
     const ownA = await timeToEvent<{ message: string }>(onA, 'chat:message', (m) => m.message === 'A during', () => post(aUrl, author, 'A during'));
     const ownB = await timeToEvent<{ message: string }>(onB, 'chat:message', (m) => m.message === 'B during', () => post(b.url, author, 'B during'));

@@ -8,6 +8,7 @@ import { loadConfig, type AppConfig } from '../../server/src/config.ts';
 import { ShapeCheck } from '../../server/src/lib/shape-check.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { keepAnswered } from './answered-codes.ts';
+import { TEST_SERVER_SETTINGS } from './test-settings.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -38,6 +39,7 @@ export async function startTestApp(
     APP_URL: `http://127.0.0.1:${port}`,
     // Each app gets its own Redis namespace so parallel test files never hear each other.
     REDIS_PREFIX: `lmtest-${process.pid}-${port}`,
+    ...TEST_SERVER_SETTINGS,
     ...env,
     // The test database is chosen above; the app must not open another.
     DATABASE_URL: db.url ?? '',

@@ -302,3 +302,35 @@ export async function closeBrowserApp(parts: { tabs?: Tabs; browser?: Browser; t
   await parts.browser?.close();
   await parts.t?.close();
 }
+
+/** The WCAG rule sets axe-core checks for issue 34: 2.0, 2.1 and 2.2, levels A and AA. */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] as const;
+
+/** One failed WCAG rule on a page: the rule, its impact and the elements (CSS targets) that fail it. */
+export interface WcagViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * Every axe-core violation of the WCAG 2.0/2.1/2.2 A and AA rules on the page as it is now,
+ * whatever its impact, with the selector of each failing element. Measured once every animation
+ * and transition has finished, so a contrast is never read mid-fade.
+ */
+export async function wcagViolations(page: Page): Promise<WcagViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate((axeSource ??= readFileSync(AXE_PATH, 'utf8')));
+  return page.evaluate(async (tags) => {
+    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+    type Result = { violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] };
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<Result> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.map(String).join(' ')) }));
+  }, [...WCAG_TAGS]);
+}
+
+/** `wcagViolations` as one line per failing element (`rule: target`), for readable test failures. */
+export async function wcagProblems(page: Page): Promise<string[]> {
+  return (await wcagViolations(page)).flatMap((v) => v.targets.map((target) => `${v.id} (${v.impact}): ${target}`));
+}

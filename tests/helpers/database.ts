@@ -107,6 +107,7 @@ function migratedPostgresTemplate(serverUrl: string): Promise<string> {
         const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'memory://', poolSize: 1 });
         try {
           await database.migrate();
+          await createJobQueues(database);
         } finally {
           await database.close();
         }
@@ -128,6 +129,17 @@ const TEMPLATE_ROOT = join(tmpdir(), 'lm-pglite-templates');
 /** Written into a template folder last: a folder without it is unfinished. */
 const COMPLETE = 'complete';
 
+/**
+ * Makes the migrated starting point for this run's databases (PostgreSQL's with DATABASE_URL,
+ * the embedded one's otherwise) if it is not there yet: the global setup calls it, so that no
+ * test file waits for it inside its own time limits.
+ */
+export async function prepareDatabaseTemplate(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) await migratedPostgresTemplate(serverUrl);
+  else await migratedTemplate();
+}
+
 /** Puts a migrated, empty embedded database into `dataDir` (the layout `openDatabase` expects there). */
 export async function copyMigratedEmbeddedDatabase(dataDir: string): Promise<void> {
   const template = await migratedTemplate();
@@ -145,13 +157,29 @@ function migratedTemplate(): Promise<string> {
   return templatePath;
 }
 
-/** What the migrated folder depends on: the migrations and the PGlite release. */
+/**
+ * The job queue's tables and one partition per queue, as the app's first start creates them
+ * (about a hundred statements of DDL): made once here rather than in every test database. A
+ * queue added or changed since is still created or updated when an app starts on a copy.
+ */
+async function createJobQueues(database: DatabaseHandle): Promise<void> {
+  // Loaded here: building the app needs the whole server, which only the template build uses.
+  const [{ buildApp }, { loadConfig }] = await Promise.all([import('../../server/src/app.ts'), import('../../server/src/config.ts')]);
+  const dataDir = mkdtempSync(join(tmpdir(), 'lm-template-app-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SERVE_CLIENT: 'false', DATABASE_URL: '', REDIS_URL: '' });
+  const app = await buildApp(config, { database });
+  try {
+    await app.jobs.createQueues();
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** What the migrated starting point depends on: the migrations and the PGlite and pg-boss releases. */
 function templateKey(): string {
   const hash = createHash('sha256');
-  const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const pgliteRoot = pgliteEntry.slice(0, pgliteEntry.lastIndexOf('/dist/'));
-  const pgliteVersion = (JSON.parse(readFileSync(join(pgliteRoot, 'package.json'), 'utf8')) as { version: string }).version;
-  hash.update(`pglite ${pgliteVersion}\n`);
+  for (const dependency of ['@electric-sql/pglite', 'pg-boss']) hash.update(`${dependency} ${packageVersion(dependency)}\n`);
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const full = join(dir, entry.name);
@@ -161,6 +189,12 @@ function templateKey(): string {
   };
   walk(MIGRATIONS_FOLDER);
   return hash.digest('hex').slice(0, 16);
+}
+
+function packageVersion(name: string): string {
+  const entry = createRequire(import.meta.url).resolve(name);
+  const root = entry.slice(0, entry.lastIndexOf(`/node_modules/${name}/`) + `/node_modules/${name}/`.length);
+  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /**
@@ -204,6 +238,7 @@ async function runBuild(path: string): Promise<void> {
     const database = await openDatabase({ databaseUrl: null, dataDir: building });
     try {
       await database.migrate();
+      await createJobQueues(database);
     } finally {
       await database.close();
     }

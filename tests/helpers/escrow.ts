@@ -1,57 +1,16 @@
-import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { cars, sellers } from '../../db/schema/index.ts';
-import { carSearchText } from '../../db/search-text.ts';
 import type { OrderStatus } from '@common/order-lifecycle.ts';
 import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import type { PayoutRequest, PaymentResult } from '../../server/src/services/orders/payment-provider.ts';
 import { SimulatedBank } from '../../server/src/services/orders/payment-provider.ts';
-import type { Database } from '../../db/client.ts';
 import type { TestApp } from './app.ts';
+import { request, type Caller as AnyCaller } from './api.ts';
+import { createListing } from './cars.ts';
 import { waitUntil } from './sockets.ts';
 import type { SignedInUser } from './users.ts';
 
-let listings = 0;
-
-/** A car listed by `seller` (given a seller profile if it has none), straight into the catalogue. */
-export function createListing(t: TestApp, seller: SignedInUser, options: ListingOptions = {}): Promise<{ id: number; price: number }> {
-  return insertListing(t.database.db, seller, options);
-}
-
-export interface ListingOptions {
-  price?: number;
-  make?: string;
-  model?: string;
-}
-
-export async function insertListing(db: Database, seller: { id: number; name: string }, options: ListingOptions = {}): Promise<{ id: number; price: number }> {
-  listings += 1;
-  let [profile] = await db.select({ id: sellers.id }).from(sellers).where(eq(sellers.userId, seller.id));
-  profile ??= (await db.insert(sellers).values({ userId: seller.id, name: seller.name, rating: 4.5, verified: true }).returning({ id: sellers.id }))[0]!;
-  const make = options.make ?? 'Porsche';
-  const model = options.model ?? `911 Test ${listings}`;
-  const price = options.price ?? 90_000 + listings * 100;
-  const [car] = await db
-    .insert(cars)
-    .values({
-      sellerId: profile.id,
-      make,
-      model,
-      year: 2022,
-      price,
-      marketValue: price,
-      marketValueBasis: 'reference',
-      mileage: 8_000,
-      condition: 'Excellent',
-      bodyStyle: 'coupe',
-      color: '#1f2937',
-      location: 'Austin, TX',
-      description: 'A test listing.',
-      searchText: carSearchText({ make, model }),
-    })
-    .returning({ id: cars.id, price: cars.price });
-  return car!;
-}
+// Listings moved to cars.ts; these names stay for the files that import them from here.
+export { createListing, insertListing, type ListingOptions } from './cars.ts';
 
 /** A simulated bank whose payouts can be held back for chosen orders, to see orders wait in `accepted`. */
 export class HoldingBank extends SimulatedBank {
@@ -69,8 +28,7 @@ export class HoldingBank extends SimulatedBank {
 export type Caller = SignedInUser | undefined;
 
 export function orderApi(t: TestApp) {
-  const call = (method: 'GET' | 'POST', url: string, user: Caller, payload?: object, headers: Record<string, string> = {}) =>
-    t.app.inject({ method, url, ...(payload !== undefined ? { payload } : {}), headers: { ...(user ? user.auth : {}), ...headers } });
+  const call = (method: 'GET' | 'POST', url: string, user: AnyCaller, payload?: object, headers: Record<string, string> = {}) => request(t, method, url, user, payload, headers);
   return {
     call,
     place: (buyer: Caller, car: { id: number; price: number }, plan?: string) =>
@@ -103,18 +61,41 @@ export const PATH_TO: Partial<Record<OrderStatus, { action: string; by: 'buyer' 
   cancelled: [{ action: 'cancel', by: 'buyer', body: { reason: 'Changed my mind' } }],
 };
 
-/** Places an order for a new listing of `seller` and drives it to `status` through the API. */
-export async function orderIn(t: TestApp, status: OrderStatus, buyer: SignedInUser, seller: SignedInUser, plan = 'premium'): Promise<OrderWithEvents> {
-  const api = orderApi(t);
-  const car = await createListing(t, seller);
-  const placed = await api.place(buyer, car, plan);
+/** Where `orderIn` and `driveOrder` take an order: a status the parties reach, or `released` (accepted, then paid out). */
+export type ReachableStatus = keyof typeof PATH_TO | 'released';
+
+export interface OrderOptions {
+  /** The escrow plan (premium unless told). */
+  plan?: string;
+  /** The car to order (a new listing of `seller` unless given; `seller` must be its seller's account). */
+  car?: { id: number; price: number };
+}
+
+/**
+ * Places an order as `buyer` for a car of `seller` (a new listing unless `options.car`) and
+ * drives it to `status` through the API. `options` may be the plan's name, as before.
+ */
+export async function orderIn(t: TestApp, status: ReachableStatus, buyer: SignedInUser, seller: SignedInUser, options: string | OrderOptions = {}): Promise<OrderWithEvents> {
+  const { plan = 'premium', car } = typeof options === 'string' ? { plan: options } : options;
+  const placed = await orderApi(t).place(buyer, car ?? (await createListing(t, seller)), plan);
   expect(placed.statusCode, placed.body).toBe(201);
-  let order: OrderWithEvents = placed.json().data;
-  for (const step of PATH_TO[status] ?? []) {
+  return driveOrder(t, placed.json().data, status, buyer, seller);
+}
+
+/**
+ * Drives an existing order (in `awaiting_payment`) to `status` with the parties' moves; for
+ * `released`, the buyer accepts and the payout is waited for.
+ */
+export async function driveOrder(t: TestApp, placed: { id: number }, status: ReachableStatus, buyer: SignedInUser, seller: SignedInUser): Promise<OrderWithEvents> {
+  const api = orderApi(t);
+  const steps = status === 'released' ? [...PATH_TO.inspection!, { action: 'accept', by: 'buyer' as const }] : (PATH_TO[status] ?? []);
+  let order = ('status' in placed ? placed : (await api.get(buyer, placed.id)).json().data) as OrderWithEvents;
+  for (const step of steps) {
     const res = await api.act(step.by === 'buyer' ? buyer : seller, order.id, step.action, step.body ?? {});
     expect(res.statusCode, `${step.action}: ${res.body}`).toBe(200);
     order = res.json().data;
   }
+  if (status === 'released') return waitForOrder(t, buyer, order.id, (o) => o.status === 'released', 10_000);
   expect(order.status).toBe(status);
   return order;
 }

@@ -1,17 +1,20 @@
 import { ensureClientBuild } from '../../server/src/lib/client-build.ts';
 import { ensureServerBuild } from '../../server/build.mjs';
 import { answeredCodesWanted, answeredInRun } from './answered-codes.ts';
+import { prepareDatabaseTemplate } from './database.ts';
 
 /**
  * Tests that start the server as a process run the compiled server, as `npm start` does: build
  * it when its sources changed (a fraction of a second). Browser tests and the SPA fallback test
  * serve the built web app, so make sure it is current too; SKIP_CLIENT_BUILD=1 skips that when
- * running server tests while the client is mid-edit. With ANSWERED_CODES_DIR set, the run ends
+ * running server tests while the client is mid-edit. The test databases' migrated starting point
+ * is made here too, once, before any file needs it. With ANSWERED_CODES_DIR set, the run ends
  * with the declared failure codes no test provoked (answered-codes.ts).
  */
 export default async function setup(): Promise<() => Promise<void>> {
   await ensureServerBuild((message: string) => console.log(`[test setup] ${message}`));
   if (process.env.SKIP_CLIENT_BUILD !== '1') ensureClientBuild((message) => console.log(`[test setup] ${message}`));
+  await prepareDatabaseTemplate();
   return reportUnprovoked;
 }
 

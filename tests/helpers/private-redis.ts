@@ -46,7 +46,8 @@ export class PrivateRedis {
   }
 }
 
-function answersPing(port: number): Promise<boolean> {
+/** Whether a Redis on 127.0.0.1:`port` answers PING. */
+export function answersPing(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     socket.setTimeout(500, () => (socket.destroy(), resolve(false)));

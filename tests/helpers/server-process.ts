@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './app.ts';
+import { TEST_SERVER_SETTINGS } from './test-settings.ts';
 import { waitUntil } from './sockets.ts';
 
 export interface ServerProcess {
@@ -40,6 +41,7 @@ export async function startServerProcess(
       // One process unless a test asks for more: with DATABASE_URL and REDIS_URL the default
       // would be one per core.
       WEB_CONCURRENCY: '1',
+      ...TEST_SERVER_SETTINGS,
       ...env,
     },
     stdio: ['ignore', options.onLogLine ? 'pipe' : 'inherit', 'inherit'],

@@ -3,6 +3,7 @@ import * as OTPAuth from 'otpauth';
 import { expect } from 'vitest';
 import type { AuditEntry } from '@common/schemas/admin.ts';
 import type { UserRole } from '@common/back-office.ts';
+import { request } from './api.ts';
 import type { TestApp } from './app.ts';
 import { TEST_PASSWORD, createUser, type SignedInUser } from './users.ts';
 
@@ -81,8 +82,7 @@ type Caller = { auth: { authorization: string } } | undefined;
 
 /** Calls to the API as `user` (signed out when undefined). */
 export function apiCalls(t: TestApp) {
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: Caller, payload?: unknown) =>
-    t.app.inject({ method, url, ...(payload !== undefined ? { payload: payload as object } : {}), headers: user ? user.auth : {} });
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: Caller, payload?: unknown) => request(t, method, url, user, payload);
   return {
     call,
     get: (user: Caller, url: string) => call('GET', url, user),

@@ -3,9 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bids, cars, orders } from '../../db/schema/index.ts';
 import { endAfterBid } from '@common/auction-rules.ts';
 import type { CarDetail } from '@common/schemas/cars.ts';
+import { requestsTo } from '../helpers/api.ts';
+import { listCar } from '../helpers/cars.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { orderApi } from '../helpers/escrow.ts';
-import { connectSocket, nextEvent, record, sleep, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { connectSocket, nextEvent, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { clockPassed } from '../helpers/wait.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
 /** Auctions here must run at least 2 s, and a bid in the last 2 s moves the end 2 s past it. */
@@ -23,30 +26,23 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Method = 'GET' | 'POST' | 'PATCH';
-const call = (method: Method, url: string, user?: SignedInUser, payload?: object) =>
-  t.app.inject({ method, url, ...(payload !== undefined ? { payload } : {}), headers: user ? user.auth : {} });
+const call = requestsTo(() => t);
 
 const inSeconds = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
 
 let made = 0;
 async function auction(seller: SignedInUser, auctionFields: { endsAt: string; reservePrice?: number }, price = 100_000): Promise<CarDetail> {
   made += 1;
-  const res = await call('POST', '/api/cars', seller, {
-    make: 'Porsche',
+  return listCar(t, seller, {
     model: `918 Auction ${made}`,
     year: 2015,
     price,
     mileage: 4_000,
-    condition: 'Excellent',
     location: 'Scottsdale, AZ',
     description: 'No reserve collector car.',
-    features: [],
     bodyStyle: 'sports',
     auction: auctionFields,
   });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data;
 }
 
 const detail = async (id: number, user?: SignedInUser): Promise<CarDetail> => (await call('GET', `/api/cars/${id}`, user)).json().data;
@@ -138,7 +134,7 @@ describe('bidding', () => {
     const viewer = await watch(car.id);
     const placed = nextEvent<{ endsAt: string }>(viewer, 'bid:placed');
     // Wait until the last two seconds, then bid.
-    await sleep(Math.max(0, Date.parse(car.auction!.endsAt) - Date.now() - 1_200));
+    await clockPassed(Date.parse(car.auction!.endsAt) - 1_200);
     const res = await bid(bidder, car.id, car.price);
     expect(res.statusCode).toBe(201);
     const { bid: accepted, car: after } = res.json().data;
@@ -241,11 +237,11 @@ describe('closing', () => {
     const car = await auction(seller, { endsAt: inSeconds(2.5) }, 10_000);
     const viewer = await watch(car.id);
     const closed = nextEvent<{ highestBid: number }>(viewer, 'auction:ended', undefined, 20_000);
-    await sleep(Math.max(0, Date.parse(car.auction!.endsAt) - Date.now() - 500));
+    const firstBidAt = Date.parse(car.auction!.endsAt) - 500;
     // 50 bids over about a second and a half around the end, each new amount higher than the last.
     const results = await Promise.all(
       Array.from({ length: 50 }, async (_, i) => {
-        await sleep(i * 30);
+        await clockPassed(firstBidAt + i * 30);
         return bid(bidders[i % bidders.length]!, car.id, 10_000 + i * 1_000);
       }),
     );

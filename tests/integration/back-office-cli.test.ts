@@ -81,7 +81,9 @@ describe('operator commands', () => {
     ]);
   });
 
-  it('refuses an unknown email or a bad role, changing nothing', async () => {
+  // Seven commands, each a Node process of its own that boots the command-line side: on a busy
+  // 2-core machine that alone can pass the default 30 s.
+  it('refuses an unknown email or a bad role, changing nothing', { timeout: 90_000 }, async () => {
     const newest = (await auditEntries(t, admin, { limit: 1 }))[0]?.id;
     const unknown = await npm('operator', ['grant', 'nobody-here@example.com', 'admin']);
     expect(unknown.code).not.toBe(0);

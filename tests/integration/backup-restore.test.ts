@@ -16,6 +16,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createPostgresDatabase, type TestDatabase } from '../helpers/database.ts';
 import { createListing, orderIn } from '../helpers/escrow.ts';
 import { createUser, TEST_PASSWORD, type SignedInUser } from '../helpers/users.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 /**
  * A backup taken while bids keep arriving restores into a new, empty database (embedded by
@@ -70,23 +71,22 @@ beforeAll(async () => {
   expect(await runOperatorCommand(desk, { command: 'grant', email: staff.email, role: 'operator' })).toMatchObject({ ok: true });
 
   // The refund the resolution queued settles first, so the orders compared below stand still.
-  const deadline = Date.now() + 30_000;
-  while ((await source.app.db.select().from(payments)).some((p) => p.status === 'pending')) {
-    if (Date.now() > deadline) throw new Error('the refund did not settle');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntil(async () => !(await source.app.db.select().from(payments)).some((p) => p.status === 'pending'), 30_000, 'the refund to settle');
 
   // The backup is taken while bids keep arriving, one after another.
   const car = await createListing(source, seller, { price: 50_000 });
   bidCarId = car.id;
   let bidding = true;
   let failure: unknown = null;
-  const waitForBids = async (n: number) => {
-    while (bidsPosted < n) {
-      if (failure) throw failure;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+  const waitForBids = (n: number) =>
+    waitUntil(
+      () => {
+        if (failure) throw failure;
+        return bidsPosted >= n;
+      },
+      60_000,
+      `${n} bids posted`,
+    );
   const bidLoop = (async () => {
     let amount = 40_000;
     while (bidding) {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_TESTIMONIALS } from '../../db/seed/sample-data.ts';
+import { requestsTo } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createListing, orderIn, waitForOrder } from '../helpers/escrow.ts';
 import { TestMailbox } from '../helpers/smtp.ts';
 import { connectSocket, nextEvent } from '../helpers/sockets.ts';
-import { createUser, makeSellerOf, type SignedInUser } from '../helpers/users.ts';
+import { createUser, makeSellerOf } from '../helpers/users.ts';
 
 let t: TestApp;
 let mailbox: TestMailbox;
@@ -21,8 +22,7 @@ afterAll(async () => {
   await mailbox?.stop();
 });
 
-const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user?: SignedInUser, payload?: object) =>
-  t.app.inject({ method, url, payload, headers: user ? user.auth : {} });
+const api = requestsTo(() => t);
 
 describe('orders', () => {
   it('places an escrow order with the default plan and notifies both parties', async () => {

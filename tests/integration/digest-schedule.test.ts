@@ -7,7 +7,9 @@ import { DEFAULT_DIGEST_HOUR_UTC } from '@common/market-data.ts';
 import { digestMessageId, nextDigestTime } from '../../server/src/services/market/saved-searches.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { TestMailbox, type ReceivedMail } from '../helpers/smtp.ts';
-import { sleep, waitUntil } from '../helpers/sockets.ts';
+import { waitUntil } from '../helpers/sockets.ts';
+import { mailSettled } from '../helpers/wait.ts';
+import { listCar } from '../helpers/cars.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
 /**
@@ -149,14 +151,7 @@ describe('a digest run twice on one day', () => {
   let listed = 0;
   async function list(seller: SignedInUser, model: string, price: number) {
     listed += 1;
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/cars',
-      headers: seller.auth,
-      payload: { make: 'Ferrari', model, year: 2019, price, mileage: 3_000 + listed, condition: 'Excellent', location: 'Miami, FL', description: 'Listed for the digest tests.', features: [], bodyStyle: 'coupe' },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().data as { id: number };
+    return listCar(t, seller, { make: 'Ferrari', model, year: 2019, price, mileage: 3_000 + listed, location: 'Miami, FL', description: 'Listed for the digest tests.' });
   }
 
   /** Waits until `carId` is recorded as a pending (not yet mailed) match of `searchId`. */
@@ -200,7 +195,7 @@ describe('a digest run twice on one day', () => {
 
     // Nothing new: no third email.
     expect(await t.app.services.savedSearches.sendDigests(day)).toBe(0);
-    await sleep(1_500);
+    await mailSettled(t);
     expect(mailbox.to(buyer.email)).toHaveLength(2);
   });
 
@@ -215,7 +210,8 @@ describe('a digest run twice on one day', () => {
     expect(runs.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
     expect(runs.map((r) => (r as PromiseFulfilledResult<number>).value).sort()).toEqual([0, 1]);
     await mailbox.waitFor((m) => m.to.includes(buyer.email));
-    await sleep(1_500);
+    // Every mail due has gone out: a second digest, had either run written one, would be among them.
+    await mailSettled(t);
     expect(mailbox.to(buyer.email)).toHaveLength(1);
   });
 });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createListing, orderApi } from '../helpers/escrow.ts';
 import { TestMailbox } from '../helpers/smtp.ts';
-import { sleep, waitUntil } from '../helpers/sockets.ts';
+import { waitUntil } from '../helpers/sockets.ts';
+import { MAIL_QUEUE, jobsDone, mailSettled, mailsRetried } from '../helpers/wait.ts';
 import { createUser } from '../helpers/users.ts';
 
 /**
@@ -60,11 +61,13 @@ describe('the mail outbox', () => {
       expect(res.statusCode).toBe(201);
       references.push(res.json().data.id);
     }
-    await sleep(3_000);
+    // Every mail has been tried and refused at least once (its next attempt is queued): none got through.
+    await waitUntil(async () => (await mailsRetried(t)) >= references.length, 30_000, 'a failed first attempt of every mail');
     expect(mailbox.messages).toEqual([]);
     await mailbox.start(smtpPort);
     for (const reference of references) await mailbox.waitFor((m) => m.subject.includes(reference), 30_000);
-    await sleep(2_000);
+    // No attempt is left to run, now or later: a repeat would have been sent by now.
+    await jobsDone(t, MAIL_QUEUE, { timeoutMs: 30_000 });
     for (const reference of references) expect(mailbox.messages.filter((m) => m.subject.includes(reference))).toHaveLength(1);
     // Each mail carries the Message-ID it was given when queued, so a repeat would show as one.
     const ids = mailbox.messages.map((m) => /^Message-ID: (<[^>]+>)$/im.exec(m.body)?.[1]);
@@ -89,8 +92,8 @@ describe('the mail outbox', () => {
     mailbox.refusals.set(to, 550);
     await t.app.mailer.send({ to, subject: 'Refused for good', text: 'x', html: '<p>x</p>' });
     await waitUntil(() => Promise.resolve(mailbox.refused.includes(to)), 15_000, 'the attempt');
-    // Retries would come after 1 s, 2 s, 4 s (MAIL_RETRY_SECONDS=1).
-    await sleep(4_000);
+    // A retry would be queued as a later attempt (after 1 s, 2 s, 4 s...): none is left for this address.
+    await jobsDone(t, MAIL_QUEUE, { data: { to } });
     expect(mailbox.refused.filter((address) => address === to)).toHaveLength(1);
   });
 
@@ -123,7 +126,8 @@ describe('the mail outbox', () => {
     // The same buyer again: the order is refused, and so is its "Payment due" mail.
     expect((await orderApi(t).place(buyer, car)).json().code).toBe('ORDER_EXISTS');
     await mailbox.waitFor((m) => m.to.includes(buyer.email) && m.subject.startsWith('Payment due'), 15_000);
-    await sleep(1_500);
+    // Every mail due has gone out: a second one, had it been written, would be among them.
+    await mailSettled(t);
     expect(mailbox.to(buyer.email).filter((m) => m.subject.startsWith('Payment due'))).toHaveLength(1);
   });
 });

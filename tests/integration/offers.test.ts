@@ -6,7 +6,10 @@ import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { OFFER_TRANSITIONS } from '@common/offer-lifecycle.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createListing, orderApi } from '../helpers/escrow.ts';
-import { connectSocket, nextEvent, record, sleep, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { connectSocket, nextEvent, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { caughtUp, quietFor } from '../helpers/wait.ts';
+import { listCar } from '../helpers/cars.ts';
+import { requestsTo } from '../helpers/api.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
 /** Private offers, counter-offers and second-chance offers: contract §"Offers and second chance (v3)". */
@@ -30,8 +33,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: 'GET' | 'POST', url: string, user?: SignedInUser, payload?: object, headers: Record<string, string> = {}) =>
-  api.call(method, url, user, payload, headers);
+const call = requestsTo(() => t);
 const offerOn = (buyer: SignedInUser, carId: number, amount: number, extra: object = {}, headers: Record<string, string> = {}) =>
   call('POST', `/api/cars/${carId}/offers`, buyer, { amount, ...extra }, headers);
 const move = (user: SignedInUser | undefined, offerId: number, action: string, body: object = {}, headers: Record<string, string> = {}) =>
@@ -169,6 +171,20 @@ describe('negotiating a fixed-price car', () => {
 });
 
 describe('bad input and wrong moves', () => {
+  // An app with escrow days of their real length: these tests take many moves, and on a loaded
+  // machine 4 s is not enough for them, so an offer would lapse (or an order's payment window
+  // end) while they run. Expiry itself is tested below.
+  let shortDays: TestApp;
+  beforeAll(async () => {
+    shortDays = t;
+    t = await startTestApp({ JOB_POLL_SECONDS: '0.5', AUCTION_MIN_SECONDS: '2', AUCTION_EXTENSION_SECONDS: '1' });
+    await t.listen();
+  });
+  afterAll(async () => {
+    await t.close();
+    t = shortDays;
+  });
+
   it('refuses amounts outside the ranges with 400 naming the field, and changes nothing', async () => {
     const { buyer, seller, car } = await deal(100_000);
     for (const amount of [100_000, 100_001, 0, -5]) {
@@ -316,8 +332,8 @@ describe('bad input and wrong moves', () => {
     expect(await Promise.all(cases.map((c) => stored(c.id)))).toEqual(before.offers);
     expect((await t.database.db.select({ id: ordersTable.id }).from(ordersTable).where(eq(ordersTable.buyerId, buyer.id))).length).toBe(before.orders);
     expect({ buyer: await notificationCount(buyer), seller: await notificationCount(seller), stranger: await notificationCount(stranger) }).toEqual(before.notifications);
-    // A push follows its commit within milliseconds; give a stray one time to arrive.
-    await sleep(300);
+    // A push is sent before its request's answer: once each socket has caught up, a stray one would be here.
+    for (const socket of sockets) await caughtUp(socket);
     expect([pushes.buyer.length, pushes.seller.length, pushes.stranger.length]).toEqual([pushed, pushed, 0]);
   });
 
@@ -340,7 +356,7 @@ describe('bad input and wrong moves', () => {
 
   it('rolls an accept back whole when the buyer already has an open order for the car', async () => {
     const { buyer, seller, car, offer } = await openOffer();
-    expect((await api.place(buyer, car)).statusCode).toBe(201);
+    expect((await orderApi(t).place(buyer, car)).statusCode).toBe(201);
     const res = await move(seller, offer.id, 'accept');
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('ORDER_EXISTS');
@@ -434,9 +450,10 @@ describe('expiry', () => {
     const { buyer, seller, offer } = await openOffer();
     const buyerSocket = await listen(buyer);
     // One day in, a counter restarts the clock.
-    await sleep(DAY_SECONDS * 1000);
+    await quietFor(DAY_SECONDS * 1000, 'a real escrow day passing is what the offer\'s clock counts');
     const countered: Offer = (await move(seller, offer.id, 'counter', { amount: 95_000 })).json().data;
-    await sleep(DAY_SECONDS * 1000 + 500);
+    // Past the first deadline (but not the second): no condition shows that the first deadline changed nothing.
+    await quietFor(DAY_SECONDS * 1000 + 500, 'the offer must NOT expire at its first deadline');
     expect((await call('GET', `/api/offers/${offer.id}`, buyer)).json().data.status).toBe('open');
     const expired = await nextEvent<{ offer: Offer }>(buyerSocket, 'offer:updated', (e) => e.offer.status === 'expired', 4 * DAY_SECONDS * 1000);
     expect(Date.parse(expired.offer.updatedAt)).toBeGreaterThanOrEqual(Date.parse(countered.expiresAt));
@@ -595,21 +612,19 @@ let auctions = 0;
 /** An auction of `seller`'s ending in `seconds` (starting bid $50,000). */
 async function listAuction(seller: SignedInUser, seconds: number, options: { reservePrice?: number } = {}): Promise<number> {
   auctions += 1;
-  const res = await call('POST', '/api/cars', seller, {
+  const car = await listCar(t, seller, {
     make: 'Ferrari',
     model: `F40 Offers ${auctions}`,
     year: 1990,
     price: 50_000,
     mileage: 9_000,
-    condition: 'Excellent',
     location: 'Monterey, CA',
     description: 'An auction for offers.',
-    features: [],
     bodyStyle: 'sports',
-    auction: { endsAt: new Date(Date.now() + seconds * 1000).toISOString(), ...options },
+    auctionInSeconds: seconds,
+    ...options,
   });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data.id;
+  return car.id;
 }
 
 /** Waits for the auction's end and closes it (the close job may have already). */

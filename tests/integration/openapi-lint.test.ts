@@ -23,6 +23,10 @@ describe('the OpenAPI description at /docs/json', () => {
       // Every problem with its place in the document, so it can be fixed from the test output.
       formatProblems(problems, { format: 'stylish', totals: { errors: 0, warnings: 0, ignored: 0 }, version: '', maxProblems: 1000 });
     }
-    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`)).toEqual([]);
+    // The contract fixes both `/api/chat/car/:carId` and `/api/chat/:id/<action>`; the router
+    // takes the literal `car` first and ids are digits, so these pairs resolve one way only.
+    const contractPairs = [/`\/api\/chat\/car\/\{carId\}` and `\/api\/chat\/\{id\}\/(upvote|report)`/];
+    const unexpected = problems.filter((p) => !(p.ruleId === 'no-ambiguous-paths' && contractPairs.some((pair) => pair.test(p.message))));
+    expect(unexpected.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`)).toEqual([]);
   });
 });

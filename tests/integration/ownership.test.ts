@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CarDetail } from '@common/schemas/cars.ts';
 import type { OrderWithEvents } from '@common/schemas/orders.ts';
+import { requestsTo, type Method } from '../helpers/api.ts';
+import { listCar } from '../helpers/cars.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createListing, orderIn } from '../helpers/escrow.ts';
 import { syntheticPhoto } from '../helpers/photos.ts';
@@ -22,9 +24,7 @@ let ticket: string;
 let bidId: number;
 let offerId: number;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-const call = (method: Method, url: string, user: SignedInUser, payload?: object) =>
-  t.app.inject({ method, url, headers: user.auth, ...(payload !== undefined ? { payload } : {}) });
+const call = requestsTo(() => t);
 
 beforeAll(async () => {
   t = await startTestApp({ SMTP_URL: '' });
@@ -33,21 +33,9 @@ beforeAll(async () => {
   const seller = await createUser(t);
   order = await orderIn(t, 'inspection', owner, seller);
   const newCar = (draftFlag: boolean) =>
-    call('POST', '/api/cars', owner, {
-      make: 'Ferrari',
-      model: draftFlag ? 'Draft F8' : 'F8 Tributo',
-      year: 2021,
-      price: 280_000,
-      mileage: 3_000,
-      condition: 'Excellent',
-      location: 'Boston, MA',
-      description: 'Owner record.',
-      features: [],
-      bodyStyle: 'coupe',
-      draft: draftFlag,
-    });
-  car = (await newCar(false)).json().data;
-  draft = (await newCar(true)).json().data;
+    listCar(t, owner, { make: 'Ferrari', model: draftFlag ? 'Draft F8' : 'F8 Tributo', year: 2021, price: 280_000, mileage: 3_000, location: 'Boston, MA', description: 'Owner record.', draft: draftFlag });
+  car = await newCar(false);
+  draft = await newCar(true);
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(await syntheticPhoto({ width: 400, height: 300 }))], { type: 'image/jpeg' }), 'p.jpg');
   expect((await fetch(`${t.url}/api/cars/${car.id}/images`, { method: 'POST', headers: owner.auth, body: form })).status).toBe(201);

@@ -6,6 +6,10 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { syntheticPhoto } from '../helpers/photos.ts';
+import { invoicePdf } from '../helpers/pdfs.ts';
+import { uploadDocument } from '../helpers/dossier.ts';
+import { carDocuments } from '../../db/schema/index.ts';
+import { eq } from 'drizzle-orm';
 import { waitUntil } from '../helpers/sockets.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
@@ -75,3 +79,31 @@ describe('photos in an S3-compatible bucket', () => {
     expect(() => loadConfig({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'only-one', DATA_DIR: mkdtempSync(join(tmpdir(), 'lm-cfg-')) })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/);
   });
 });
+
+describe('documents in the same bucket', () => {
+  it('stores a document under documents/, serves it through the app with its headers, and removes it', async () => {
+    const car = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/cars',
+        headers: seller.auth,
+        payload: { make: 'Bentley', model: 'Bentayga', year: 2022, price: 190_000, mileage: 7_000, condition: 'Excellent', location: 'Denver, CO', description: 'First Edition.', features: [], bodyStyle: 'suv' },
+      })
+    ).json().data;
+    const pdf = await invoicePdf();
+    const res = await uploadDocument(t, seller, car.id, pdf);
+    expect(res.status).toBe(201);
+    const document = (await res.json()).data as { id: number; url: string };
+    const [row] = await t.database.db.select().from(carDocuments).where(eq(carDocuments.id, document.id));
+    expect(row!.storageKey.startsWith(`documents/cars/${car.id}/`)).toBe(true);
+    const inBucket = await fetch(`${endpoint}/listing-photos/${row!.storageKey}`);
+    expect(inBucket.status).toBe(200);
+    const served = await fetch(`${t.url}${document.url}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-security-policy')).toBe('sandbox');
+    expect(Buffer.from(await served.arrayBuffer()).equals(pdf)).toBe(true);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/cars/${car.id}/documents/${document.id}`, headers: seller.auth })).statusCode).toBe(200);
+    expect((await fetch(`${endpoint}/listing-photos/${row!.storageKey}`)).status).toBe(404);
+  });
+});
+

@@ -6,7 +6,10 @@ import type { CarDetail } from '@common/schemas/cars.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createListing, orderApi, waitForOrder } from '../helpers/escrow.ts';
 import { ProxyModel } from '../helpers/proxy-model.ts';
-import { connectSocket, emitAck, record, sleep, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { connectSocket, emitAck, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { caughtUp } from '../helpers/wait.ts';
+import { requestsTo } from '../helpers/api.ts';
+import { listCar } from '../helpers/cars.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
 /** Proxy (maximum) bids, contract "Proxy bids (v3)": the rule with exact amounts, privacy, concurrency. */
@@ -46,9 +49,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Method = 'GET' | 'POST';
-const call = (method: Method, url: string, user?: SignedInUser, payload?: object, headers: Record<string, string> = {}) =>
-  t.app.inject({ method, url, ...(payload !== undefined ? { payload } : {}), headers: { ...(user ? user.auth : {}), ...headers } });
+const call = requestsTo(() => t);
 const bid = (user: SignedInUser, carId: number, amount: number, maxAmount?: number, headers: Record<string, string> = {}) =>
   call('POST', '/api/bids', user, { carId, amount, ...(maxAmount !== undefined ? { maxAmount } : {}) }, headers);
 const detail = async (carId: number): Promise<CarDetail> => (await call('GET', `/api/cars/${carId}`)).json().data;
@@ -74,21 +75,8 @@ let auctions = 0;
 async function auctionCar(endsInSeconds: number, price = 100_000) {
   auctions += 1;
   const seller = await createUser(t);
-  const res = await call('POST', '/api/cars', seller, {
-    make: 'Porsche',
-    model: `918 Proxy ${auctions}`,
-    year: 2015,
-    price,
-    mileage: 4_000,
-    condition: 'Excellent',
-    location: 'Scottsdale, AZ',
-    description: 'Auction for proxy bids.',
-    features: [],
-    bodyStyle: 'sports',
-    auction: { endsAt: new Date(Date.now() + endsInSeconds * 1000).toISOString() },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return { seller, carId: res.json().data.id as number };
+  const listed = await listCar(t, seller, { model: `918 Proxy ${auctions}`, year: 2015, price, mileage: 4_000, location: 'Scottsdale, AZ', description: 'Auction for proxy bids.', bodyStyle: 'sports', auctionInSeconds: endsInSeconds });
+  return { seller, carId: listed.id };
 }
 
 /** Neither the field nor the value (as digits or as dollars) appears in `text`. */
@@ -260,7 +248,7 @@ describe('auctions', () => {
     expect((await detail(carId)).auction).toMatchObject({ endsAt: pushed[2]!.endsAt });
 
     const ended = await auctionCar(3);
-    await sleep(3_200);
+    await waitUntil(async () => (await detail(ended.carId)).auction?.ended === true, 15_000, 'the auction to end');
     const late = await bid(ann, ended.carId, 100_000, 200_000);
     expect([late.statusCode, late.json().code]).toEqual([409, 'AUCTION_ENDED']);
   });
@@ -312,7 +300,8 @@ describe('privacy of a maximum', () => {
     const theirs = await bid(ben, carId, 60_000);
     expect(theirs.json().data.car.highestBid).toBe(60_500);
     await waitUntil(() => seen.filter((s) => s.startsWith('bid:placed')).length === 9, 5_000, 'three bids pushed to three viewers');
-    await sleep(200);
+    // Whatever else the bids pushed (summaries, notifications) is in `seen` too.
+    for (const socket of [viewer, benSocket, sellerSocket]) await caughtUp(socket);
 
     // Ben's own answer carries his maximum, never Ann's.
     expect(theirs.body).not.toContain(String(SECRET));

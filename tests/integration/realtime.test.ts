@@ -1,8 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { connectSocket, connectionError, emitAck, nextEvent, record, sleep, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
-import { createUser, makeSellerOf, type SignedInUser } from '../helpers/users.ts';
+import { connectSocket, connectionError, emitAck, nextEvent, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { caughtUp } from '../helpers/wait.ts';
+import { requestsTo } from '../helpers/api.ts';
+import { createUser, makeSellerOf } from '../helpers/users.ts';
 
 let t: TestApp;
 let url: string;
@@ -28,8 +30,7 @@ async function connect(options: { token?: string; origin?: string } = {}): Promi
   return socket;
 }
 
-const api = (method: 'GET' | 'POST' | 'PUT', path: string, user?: SignedInUser, payload?: object, headers: Record<string, string> = {}) =>
-  t.app.inject({ method, url: path, payload, headers: { ...(user ? user.auth : {}), ...headers } });
+const api = requestsTo(() => t);
 
 /** A car of its own for each test, so counters and rooms start clean. */
 let nextCar = 0;
@@ -120,12 +121,13 @@ describe('live chat', () => {
     const res = await api('POST', '/api/chat', author, { carId, message: text, type: 'question' });
     expect(res.statusCode).toBe(201);
     const message = res.json().data;
-    expect(message).toEqual({ id: expect.any(Number), carId, userId: author.id, userName: 'Morgan <b>Bold</b>', message: text, timestamp: expect.any(String), type: 'question', role: null });
+    expect(message).toEqual({ id: expect.any(Number), carId, userId: author.id, userName: 'Morgan <b>Bold</b>', message: text, timestamp: expect.any(String), type: 'question', role: null, parentId: null, replyCount: 0, upvotes: 0, upvotedByMe: false, authorTags: [], status: 'visible' });
     expect(await pushed).toEqual({ ...message, emittedAt: expect.any(Number) });
 
     const history = (await api('GET', `/api/chat/car/${carId}`)).json().data.messages;
     expect(history.at(-1)).toEqual(message);
-    await sleep(200);
+    // The same broadcast would have reached the other car's room: once that socket has caught up, nothing came.
+    await caughtUp(otherCarViewer);
     expect(elsewhere).toEqual([]);
   });
 
@@ -303,7 +305,7 @@ describe('notifications', () => {
     for (let i = 0; i < 3; i++) await api('POST', '/api/chat', buyer, { carId, message: `question ${i}` });
     await waitUntil(async () => (await api('GET', '/api/notifications', seller)).json().data.unreadCount === 3, 3_000, 'three notifications');
     const { notifications } = (await api('GET', '/api/notifications', seller)).json().data;
-    expect(notifications[0]).toEqual({ id: expect.any(Number), type: 'message', title: expect.any(String), message: expect.stringContaining('question 2'), timestamp: expect.any(String), read: false, carId });
+    expect(notifications[0]).toEqual({ id: expect.any(Number), type: 'message', event: 'question_received', title: expect.any(String), message: expect.stringContaining('question 2'), timestamp: expect.any(String), read: false, carId });
     expect(notifications.map((n: { id: number }) => n.id)).toEqual([...notifications.map((n: { id: number }) => n.id)].sort((a, b) => b - a));
 
     const synced = nextEvent<{ unreadCount: number }>(otherTab, 'notification:unread');

@@ -152,7 +152,7 @@ describe('an answer checked against its route response schema', () => {
 });
 
 describe('a pushed payload checked against its event schema', () => {
-  const message: ChatMessage = { id: 1, carId: 1, userId: 2, userName: 'Ann', message: 'Is the service history complete?', timestamp: '2025-01-01T00:00:00.000Z', type: 'question', role: null };
+  const message: ChatMessage = { id: 1, carId: 1, userId: 2, userName: 'Ann', message: 'Is the service history complete?', timestamp: '2025-01-01T00:00:00.000Z', type: 'question', role: null, parentId: null, replyCount: 0, upvotes: 0, upvotedByMe: false, authorTags: [], status: 'visible' };
 
   it('passes a payload with the fields of its schema', () => {
     const before = check.mismatches.length;

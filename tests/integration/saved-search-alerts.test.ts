@@ -5,12 +5,14 @@ import { inArray, like } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import { notifications, savedSearchMatches, savedSearches } from '../../db/schema/index.ts';
+import { listingBody } from '../helpers/cars.ts';
 import { freePort, startTestApp, type TestApp } from '../helpers/app.ts';
 import { http, insertAccounts, serverDatabase, signIn, type Account } from '../helpers/server-database.ts';
 import { ServerProcesses } from '../helpers/server-process.ts';
 import { TestMailbox, type ReceivedMail } from '../helpers/smtp.ts';
-import { sleep, waitUntil } from '../helpers/sockets.ts';
+import { waitUntil } from '../helpers/sockets.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
+import { alertsDone, jobsSettledAt, mailsRetried } from '../helpers/wait.ts';
 
 /**
  * Saved-search alerts under faults (issue 21, contract §"Discovery and market data (v3)"): every
@@ -36,18 +38,8 @@ function tally(keys: string[]): Map<string, number> {
   return counts;
 }
 
-const carPayload = (make: string, model: string, price: number, i: number) => ({
-  make,
-  model,
-  year: 2019,
-  price,
-  mileage: 5_000 + i,
-  condition: 'Excellent',
-  location: 'Denver, CO',
-  description: 'Listed for the saved-search fault tests.',
-  features: [],
-  bodyStyle: 'coupe',
-});
+const carPayload = (make: string, model: string, price: number, i: number) =>
+  listingBody({ make, model, year: 2019, price, mileage: 5_000 + i, description: 'Listed for the saved-search fault tests.' });
 
 describe('instant alerts under the settings users get', () => {
   it('reach the owner within the minute the contract promises, with ALERT_MATCH_DELAY_SECONDS and JOB_POLL_SECONDS at their defaults', async () => {
@@ -119,14 +111,16 @@ describe('instant alerts while the mail server is down', () => {
       30_000,
       'every match to be recorded',
     );
-    await sleep(2_500); // a few failed delivery attempts (MAIL_RETRY_SECONDS=1)
+    // Every alert has been tried and refused at least once (its next attempt is queued).
+    await waitUntil(async () => (await mailsRetried(t)) >= expected.length, 30_000, 'a failed attempt of every alert');
     expect(mailbox.messages).toEqual([]);
 
     const startedAt = Date.now();
     await mailbox.start(smtpPort);
     await waitUntil(() => Promise.resolve(expected.every((e) => mailbox.messages.some((m) => alertIdOf(m) === e.messageId))), 60_000, 'every alert email');
     console.log(`[saved-search-alerts] ${expected.length} alerts delivered ${Date.now() - startedAt} ms after the mail server came back`);
-    await sleep(2_500); // room for a repeat to show
+    // No matching or mail is left to run, now or later: a repeat would have been sent by now.
+    await alertsDone(t, { timeoutMs: 30_000 });
     const alerts = mailbox.messages.filter((m) => alertIdOf(m)?.startsWith('alert-'));
     const perId = tally(alerts.map((m) => alertIdOf(m)!));
     expect([...perId.keys()].sort()).toEqual(expected.map((e) => e.messageId).sort());
@@ -216,7 +210,8 @@ describe('a kill -9 while matching jobs are due', () => {
     });
     const completeMs = Date.now() - restartedAt;
     console.log(`[saved-search-alerts] ${expectedMails.length} alerts complete ${completeMs} ms after the restart began`);
-    await sleep(3_000); // room for a late repeat
+    // A late repeat would come from matching or mail still due; once none is, none can.
+    await jobsSettledAt(second.url, ['saved-search.match', 'mail.send']);
     await second.kill('SIGTERM');
 
     // Emails: each expected Message-ID, to its owner, and nothing else. The outbox is

@@ -6,6 +6,13 @@ import { SAMPLE_CARS } from '../../db/seed/sample-data.ts';
 import { prepareDatabase } from '../../server/src/lib/prepare-database.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/database.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CarDetail } from '@common/schemas/cars.ts';
+import { checkVin } from '@common/vin.ts';
+import { LocalPhotoStorage } from '../../server/src/services/photos/photo-storage.ts';
+import { checkPdf } from '../../server/src/services/dossier/document-checks.ts';
 
 const quiet = { info: () => {} };
 
@@ -13,10 +20,12 @@ describe('preparing a new database', () => {
   let t: TestApp;
   beforeAll(async () => {
     const database = await createTestDatabase({ seed: false });
-    await prepareDatabase(database, quiet);
+    const dataDir = mkdtempSync(join(tmpdir(), 'lm-seed-'));
+    const documents = new LocalPhotoStorage(dataDir, 'documents');
+    await prepareDatabase(database, quiet, documents);
     // A second start finds the data and seeds nothing more.
-    await prepareDatabase(database, quiet);
-    t = await startTestApp({}, database);
+    await prepareDatabase(database, quiet, documents);
+    t = await startTestApp({ DATA_DIR: dataDir }, database);
   });
   afterAll(async () => {
     await t?.close();
@@ -26,6 +35,21 @@ describe('preparing a new database', () => {
   it('seeds the sample catalogue exactly once', async () => {
     const [row] = await t.database.db.select({ n: count() }).from(cars);
     expect(row!.n).toBe(SAMPLE_CARS.length);
+  });
+
+  it('gives every sample car a dossier with a VIN valid for it, flaws, a service history and a PDF invoice that opens', async () => {
+    for (const id of [1, 2, 3]) {
+      const car = (await t.app.inject({ method: 'GET', url: `/api/cars/${id}` })).json().data as CarDetail;
+      expect(checkVin(car.dossier.vin!, car)).toMatchObject({ ok: true });
+      expect(car.dossier.knownFlaws.length).toBeGreaterThan(0);
+      expect(car.dossier.serviceRecords.length).toBeGreaterThan(0);
+      const invoice = car.dossier.documents[0]!;
+      expect(car.dossier.serviceRecords.some((r) => r.documentId === invoice.id)).toBe(true);
+      const served = await t.app.inject({ method: 'GET', url: invoice.url });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toBe('application/pdf');
+      await expect(checkPdf(served.rawPayload)).resolves.toBeUndefined();
+    }
   });
 
   it('gives the sample sellers accounts that can sign in only on the embedded database', async () => {

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sellers, users } from '../../db/schema/index.ts';
 import type { CarDetail } from '@common/schemas/cars.ts';
 import type { ChatMessage } from '@common/schemas/chat.ts';
+import { requestsTo } from '../helpers/api.ts';
+import { listCar as listCarAs, listingBody } from '../helpers/cars.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { orderApi, waitForOrder } from '../helpers/escrow.ts';
 import { connectSocket, nextEvent, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
@@ -20,34 +22,26 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
-const call = (method: Method, url: string, user?: SignedInUser, payload?: object, headers: Record<string, string> = {}) =>
-  t.app.inject({ method, url, ...(payload !== undefined ? { payload } : {}), headers: { ...(user ? user.auth : {}), ...headers } });
+const call = requestsTo(() => t);
 
 let made = 0;
 /** A valid listing, unique per call so each test has a model of its own unless it asks for one. */
 function listing(overrides: Record<string, unknown> = {}) {
   made += 1;
-  return {
+  return listingBody({
     make: 'Aston Martin',
     model: `Vantage Test ${made}`,
     year: 2021,
     price: 150_000,
     mileage: 12_000,
-    condition: 'Excellent',
     location: 'Seattle, WA',
     description: 'One owner, full service history.',
     features: ['Carbon pack', 'Sport exhaust'],
-    bodyStyle: 'coupe',
     ...overrides,
-  };
+  });
 }
 
-async function listCar(seller: SignedInUser, overrides: Record<string, unknown> = {}): Promise<CarDetail> {
-  const res = await call('POST', '/api/cars', seller, listing(overrides));
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data;
-}
+const listCar = (seller: SignedInUser, overrides: Record<string, unknown> = {}): Promise<CarDetail> => listCarAs(t, seller, listing(overrides));
 
 const detail = async (id: number, user?: SignedInUser) => call('GET', `/api/cars/${id}`, user);
 const listed = async (search: string) => (await call('GET', `/api/cars?search=${encodeURIComponent(search)}&limit=50`)).json().data.cars as { id: number; market_value: number | null }[];

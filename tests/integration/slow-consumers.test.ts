@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlowConsumerGuard } from '../../server/src/realtime/slow-consumers.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { connectSocket, emitAck, openStalledClient, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { CHAT_RATE_LIMIT } from '../../common/discussion.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
 /**
@@ -12,14 +13,16 @@ import { createUser, type SignedInUser } from '../helpers/users.ts';
  */
 let t: TestApp;
 let url: string;
-let author: SignedInUser;
+// A user may post only a few messages a car in a short window: the flood comes from several.
+let authors: SignedInUser[];
 let carId: number;
 const MAX_MESSAGES = 50;
 
 beforeAll(async () => {
   t = await startTestApp({ SOCKET_MAX_BACKLOG_MESSAGES: String(MAX_MESSAGES) });
   url = await t.listen();
-  author = await createUser(t, { name: 'Chatty Buyer' });
+  const authorCount = Math.ceil((MAX_MESSAGES + 20) / CHAT_RATE_LIMIT.messages);
+  authors = await Promise.all(Array.from({ length: authorCount }, (_, i) => createUser(t, { name: `Chatty Buyer ${i + 1}` })));
   carId = (await t.app.inject({ method: 'GET', url: '/api/cars?limit=1' })).json().data.cars[0].id;
 });
 afterAll(async () => {
@@ -42,7 +45,7 @@ describe('clients that stop reading', () => {
 
     const posted = MAX_MESSAGES + 20;
     for (let i = 0; i < posted; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/chat', headers: author.auth, payload: { carId, message: `Message ${i} about the service history` } });
+      const res = await t.app.inject({ method: 'POST', url: '/api/chat', headers: authors[Math.floor(i / CHAT_RATE_LIMIT.messages)]!.auth, payload: { carId, message: `Message ${i} about the service history` } });
       expect(res.statusCode, res.body).toBe(201);
     }
 

@@ -4,8 +4,10 @@ import { cars, orders } from '../../db/schema/index.ts';
 import type { Valuation } from '@common/schemas/cars.ts';
 import type { SoldResult } from '@common/schemas/discovery.ts';
 import { findComparables, RECENT_SALE_MONTHS } from '../../server/src/services/valuation.ts';
+import { requestsTo } from '../helpers/api.ts';
+import { listCar } from '../helpers/cars.ts';
+import { orderIn } from '../helpers/escrow.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { orderApi } from '../helpers/escrow.ts';
 import { waitUntil } from '../helpers/sockets.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
@@ -15,50 +17,26 @@ import { createUser, type SignedInUser } from '../helpers/users.ts';
  */
 
 let t: TestApp;
-let api: ReturnType<typeof orderApi>;
 
 beforeAll(async () => {
   // The car pages are drawn on the server too: what they say about sales is in their first HTML.
   t = await startTestApp({ SERVE_CLIENT: 'true' });
-  api = orderApi(t);
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: 'GET' | 'POST', url: string, user?: SignedInUser, payload?: object) =>
-  t.app.inject({ method, url, ...(payload !== undefined ? { payload } : {}), headers: user ? user.auth : {} });
+const call = requestsTo(() => t);
 
 let listed = 0;
 async function list(seller: SignedInUser, fields: { make: string; model: string; year: number; price: number }) {
   listed += 1;
-  const res = await call('POST', '/api/cars', seller, {
-    ...fields,
-    mileage: 12_000 + listed,
-    condition: 'Excellent',
-    location: 'Denver, CO',
-    description: 'Listed for the valuation and results tests.',
-    features: [],
-    bodyStyle: 'coupe',
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().data as { id: number; price: number };
+  return listCar(t, seller, { ...fields, mileage: 12_000 + listed, description: 'Listed for the valuation and results tests.' });
 }
 
 /** `car` bought at its price by `buyer` and the money released to the seller. */
 async function sell(buyer: SignedInUser, seller: SignedInUser, car: { id: number; price: number }): Promise<number> {
-  const order = (await api.place(buyer, car)).json().data;
-  for (const [who, action, body] of [
-    [buyer, 'pay', {}],
-    [seller, 'ship', { carrier: 'Reliable', trackingNumber: `R-${car.id}` }],
-    [buyer, 'confirm-delivery', {}],
-    [buyer, 'accept', {}],
-  ] as const) {
-    const res = await api.act(who, order.id, action, body);
-    expect(res.statusCode, `${action}: ${res.body}`).toBe(200);
-  }
-  await waitUntil(async () => (await api.get(buyer, order.id)).json().data.status === 'released', 10_000, 'released');
-  return order.id as number;
+  return (await orderIn(t, 'released', buyer, seller, { car })).id;
 }
 
 const monthsAgo = (months: number, from = new Date()) => {

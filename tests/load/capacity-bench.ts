@@ -4,6 +4,7 @@
  *
  *   npm run bench:capacity -- [--viewers 1000,2000,4000,6000,8000] [--duration 20]
  *                             [--bid-rate 20] [--chat-rate 20] [--cars 100] [--generators 2]
+ *                             [--postgres] [--queue-limit MS]
  *
  * The mix: viewers spread over `--cars` cars by a Zipf-like law (s = 1: the car of rank r gets a
  * share proportional to 1/r, so with 100 cars the hottest holds about 19 % of the viewers and
@@ -14,7 +15,11 @@
  * p99 above 100 ms): then the machine, not the server, is the limit and the step says so.
  *
  * The server is the compiled production build started by `startServerProcess` (one process,
- * WEB_CONCURRENCY=1, no Redis) on a fresh embedded database. Viewers come from the processes
+ * WEB_CONCURRENCY=1, no Redis) on a fresh embedded database, or with `--postgres` on a fresh
+ * PostgreSQL database (BENCH_DATABASE_URL's server, dropped at the end). Past the rate the
+ * database keeps up with, writes are shed (503 with Retry-After, DB_QUEUE_LIMIT_MS): each step
+ * counts the answers by status and checks that no other 5xx was answered. Chat messages come
+ * from many users in turn, so the per-user message limit is not what refuses them. Viewers come from the processes
  * of `npm run bench:fanout`'s generator (fanout-viewers.ts), each from its own loopback
  * address, each under the 20,000 open-file limit. Bid→push latency is the time from just before
  * the bid's POST to each viewer receiving `bid:placed`, on the machine's monotonic clock. The
@@ -34,6 +39,7 @@ import { minimumBid } from '@common/bid-rules.ts';
 import { prepareDatabase } from '../../server/src/lib/prepare-database.ts';
 import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { benchArgs, percentile } from '../helpers/bench.ts';
+import { createPostgresDatabase } from '../helpers/database.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 import { monotonicMs, type ViewerCommand, type ViewerReply } from './fanout-viewers.ts';
 
@@ -47,6 +53,9 @@ const USAGE = `Usage: npm run bench:capacity -- [options]
   --generators N     viewer processes, each under 20,000 open files (default 2)
   --budget MS        bid-to-push p99 budget (default 250)
   --max-minutes M    stop after this long, reporting what was measured (default 20)
+  --postgres         a fresh PostgreSQL database (BENCH_DATABASE_URL's server, default
+                     postgres://postgres@127.0.0.1:5432/postgres) instead of the embedded one
+  --queue-limit MS   the server's DB_QUEUE_LIMIT_MS (default: the server's own, 500)
   --json FILE        also write every step's figures to FILE`;
 
 const values = benchArgs(USAGE, {
@@ -58,6 +67,8 @@ const values = benchArgs(USAGE, {
   generators: { type: 'string', default: '2' },
   budget: { type: 'string', default: '250' },
   'max-minutes': { type: 'string', default: '20' },
+  postgres: { type: 'boolean', default: false },
+  'queue-limit': { type: 'string' },
   json: { type: 'string' },
 });
 
@@ -82,14 +93,21 @@ const deadline = Date.now() + bounded(values['max-minutes'], 'max-minutes', 1, 2
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const PASSWORD = 'Bench#Capacity2026';
 const BIDDERS = 8;
+// Chat is limited per user and car (5 messages in 30 s): at 120 messages/s the hottest car (19 %)
+// takes 23 a second, which 200 users in turn send well within the limit.
+const CHATTERS = 200;
+const queueLimit = values['queue-limit'] === undefined ? undefined : bounded(values['queue-limit'], 'queue-limit', 1, 60_000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const children: ChildProcess[] = [];
 let server: ServerProcess | null = null;
 const dataDir = mkdtempSync(join(tmpdir(), 'lm-capacity-bench-'));
+let dropDatabase: (() => Promise<void>) | null = null;
 const cleanup = async () => {
   for (const child of children) child.kill('SIGKILL');
   await server?.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
+  await dropDatabase?.().catch((error: unknown) => console.error('could not drop the bench database:', error));
+  dropDatabase = null;
 };
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void cleanup().then(() => process.exit(130)));
 
@@ -150,6 +168,10 @@ interface Step {
   bidsRefused: number;
   chats: number;
   chatsFailed: number;
+  /** Answers to the writes by status ("503+RA": 503 with Retry-After; "err": no answer). */
+  statuses: Record<string, number>;
+  /** 5xx answers other than 503 with Retry-After, and writes that got no answer. */
+  bad5xx: number;
   bidPushesPerSecond: number;
   chatPushesPerSecond: number;
   delivered: number;
@@ -170,12 +192,19 @@ const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) :
 
 async function main(): Promise<void> {
   const started = Date.now();
-  // A fresh embedded database, migrated and seeded, with bidders, before the server owns it.
-  const database = await openDatabase({ databaseUrl: null, dataDir, poolSize: 2 });
+  // A fresh database, migrated and seeded, with bidders, before the server owns it.
+  let databaseUrl: string | null = null;
+  if (values.postgres) {
+    const fresh = await createPostgresDatabase(process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', `lm_capacity_bench_${process.pid}`);
+    databaseUrl = fresh.url;
+    dropDatabase = fresh.drop;
+  }
+  const database = await openDatabase({ databaseUrl, dataDir, poolSize: 2 });
   await prepareDatabase(database, { info: () => {} });
   const passwordHash = await hashPassword(PASSWORD);
   const bidders = Array.from({ length: BIDDERS }, (_, n) => ({ email: `capacity-${n}@bench.invalid`, name: `Capacity Bidder ${n}`, passwordHash, emailVerified: true }));
-  await database.db.insert(users).values(bidders);
+  const chatters = Array.from({ length: CHATTERS }, (_, n) => ({ email: `capacity-chat-${n}@bench.invalid`, name: `Capacity Chatter ${n}`, passwordHash, emailVerified: true }));
+  await database.db.insert(users).values([...bidders, ...chatters]);
   // The seed lists a dozen cars: copies of them (new ids, the same sellers) make up the count.
   const seeded = await database.db.select().from(carsTable);
   const copies = Array.from({ length: Math.max(0, carCount - seeded.length) }, (_, i) => {
@@ -185,15 +214,23 @@ async function main(): Promise<void> {
   if (copies.length > 0) await database.db.insert(carsTable).values(copies);
   await database.close();
 
-  server = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', RATE_LIMIT_LOGIN_PER_IP: '100000', LOG_LEVEL: 'error' });
+  server = await startServerProcess({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? '',
+    REDIS_URL: '',
+    RATE_LIMIT_LOGIN_PER_IP: '100000',
+    LOG_LEVEL: 'error',
+    ...(queueLimit === undefined ? {} : { DB_QUEUE_LIMIT_MS: String(queueLimit) }),
+  });
   const url = server.url;
-  const tokens = await Promise.all(
-    bidders.map(async (b) => {
-      const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: b.email, password: PASSWORD }) });
-      if (!res.ok) throw new Error(`could not sign in ${b.email}: ${res.status}`);
-      return ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
-    }),
-  );
+  const signIn = async (b: { email: string }) => {
+    const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: b.email, password: PASSWORD }) });
+    if (!res.ok) throw new Error(`could not sign in ${b.email}: ${res.status}`);
+    return ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
+  };
+  const tokens = await Promise.all(bidders.map(signIn));
+  const chatTokens: string[] = [];
+  for (let i = 0; i < chatters.length; i += 8) chatTokens.push(...(await Promise.all(chatters.slice(i, i + 8).map(signIn))));
   // The cars: the first `carCount` of the listing, cheapest first, as many pages as it takes.
   const cars: Car[] = [];
   for (let page = 1; cars.length < carCount && page <= 50; page++) {
@@ -219,7 +256,7 @@ async function main(): Promise<void> {
   console.log(
     `Capacity of one process: ${cars.length} cars, viewers Zipf-like (s = 1; hottest car ${fmt(weights[0]! * 100, 1)} % of viewers), ` +
       `${bidRate} bids/s + ${chatRate} chat/s in total on the same weights, ${durationMs / 1000} s per step, budget p99 ≤ ${budgetMs} ms; ` +
-      `${generatorCount} generator processes; ${availableParallelism()} cores shared by everything; load average at start ${loadavg()[0]!.toFixed(2)}\n`,
+      `${values.postgres ? 'PostgreSQL' : 'embedded database'}; ${generatorCount} generator processes; ${availableParallelism()} cores shared by everything; load average at start ${loadavg()[0]!.toFixed(2)}\n`,
   );
 
   const steps: Step[] = [];
@@ -263,6 +300,12 @@ async function main(): Promise<void> {
     let chats = 0;
     let chatsFailed = 0;
     let chatPushes = 0;
+    const statuses: Record<string, number> = {};
+    const count = (res: Response | null) => {
+      const key = res === null ? 'err' : res.status === 503 && res.headers.get('retry-after') ? '503+RA' : String(res.status);
+      statuses[key] = (statuses[key] ?? 0) + 1;
+    };
+    const chatTurns = new Map<number, number>();
     const httpBid: number[] = [];
     const inFlight: Promise<void>[] = [];
     const placeBid = async (index: number, turn: number) => {
@@ -278,6 +321,7 @@ async function main(): Promise<void> {
         });
         const body = (await res.json().catch(() => null)) as { details?: { highestBid?: number | null } } | null;
         httpBid.push(monotonicMs() - at);
+        count(res);
         if (res.status === 201) {
           car.highest = amount;
           bids += 1;
@@ -288,24 +332,31 @@ async function main(): Promise<void> {
         }
       } catch {
         bidsRefused += 1;
+        count(null);
       } finally {
         car.busy = false;
       }
     };
     const postChat = async (index: number, turn: number) => {
+      // Each car's messages come from the chatters in turn, starting at a different one per car.
+      const carTurn = chatTurns.get(index) ?? 0;
+      chatTurns.set(index, carTurn + 1);
+      const token = chatTokens[(index * 37 + carTurn) % chatTokens.length]!;
       try {
         const res = await fetch(`${url}/api/chat`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[turn % BIDDERS]!}` },
-          body: JSON.stringify({ carId: cars[index]!.id, message: `Capacity bench message ${turn}` }),
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ carId: cars[index]!.id, message: `Capacity bench message ${viewers} ${turn}` }),
         });
         await res.arrayBuffer();
+        count(res);
         if (res.status === 201) {
           chats += 1;
           chatPushes += perCar[index]!;
         } else chatsFailed += 1;
       } catch {
         chatsFailed += 1;
+        count(null);
       }
     };
     // One tick a 50 ms: the bids and chat messages that fall in it, fired without waiting.
@@ -350,6 +401,8 @@ async function main(): Promise<void> {
       bidsRefused,
       chats,
       chatsFailed,
+      statuses,
+      bad5xx: Object.entries(statuses).reduce((n, [status, k]) => n + (status === 'err' || (status !== '503+RA' && Number(status) >= 500) ? k : 0), 0),
       bidPushesPerSecond: latencies.length / seconds,
       chatPushesPerSecond: chatPushes / seconds,
       delivered: expected > 0 ? latencies.length / expected : NaN,
@@ -362,23 +415,25 @@ async function main(): Promise<void> {
       generatorLoopP99Ms: Math.max(...collected.map((c) => c.loopP99Ms)),
       load1: loadavg()[0]!,
     };
-    if (step.p99 > budgetMs) step.stop = `p99 ${fmt(step.p99)} ms > ${budgetMs} ms`;
+    if (step.bad5xx > 0) step.stop = `${step.bad5xx} writes answered 5xx other than 503 with Retry-After, or not at all`;
+    else if (step.p99 > budgetMs) step.stop = `p99 ${fmt(step.p99)} ms > ${budgetMs} ms`;
     else if (failed > viewers * 0.02) step.stop = `${failed} viewers could not join (generator/machine limit)`;
     else if (step.generatorLoopP99Ms > 100) step.stop = `generator event-loop p99 ${fmt(step.generatorLoopP99Ms)} ms (generator limit)`;
     steps.push(step);
     console.log(
       `step ${viewers}: ${((Date.now() - stepStarted) / 1000).toFixed(0)} s; joined ${joined}, failed ${failed}; ${bids} bids (${bidsRefused} refused), ${chats} chat (${chatsFailed} failed); ` +
+        `answers ${Object.entries(statuses).map(([k, n]) => `${k}×${n}`).join(' ')}; ` +
         `p50/p99/max ${fmt(step.p50)}/${fmt(step.p99)}/${fmt(step.max)} ms; delivered ${fmt(step.delivered * 100, 2)} %; rss ${fmt(step.rssMb)} MB; loop p99 ${fmt(step.loopP99Ms)} ms; load ${step.load1.toFixed(2)}` +
         (step.stop ? `; STOP: ${step.stop}` : ''),
     );
     if (step.stop) break;
   }
 
-  console.log('\n| viewers (joined) | bids accepted / chat posted | bid pushes/s received | chat pushes/s (computed) | delivered | bid→push p50 / p99 / max ms | HTTP bid p50 / p99 ms | server RSS MB | server loop p99 / max ms | generator loop p99 ms | load (1 min) |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('\n| viewers (joined) | bids accepted / chat posted | write answers by status | bid pushes/s received | chat pushes/s (computed) | delivered | bid→push p50 / p99 / max ms | HTTP bid p50 / p99 ms | server RSS MB | server loop p99 / max ms | generator loop p99 ms | load (1 min) |');
+  console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of steps)
     console.log(
-      `| ${s.viewers} (${s.joined}) | ${s.bids} / ${s.chats} | ${fmt(s.bidPushesPerSecond)} | ${fmt(s.chatPushesPerSecond)} | ${fmt(s.delivered * 100, 2)} % | ${fmt(s.p50)} / ${fmt(s.p99)} / ${fmt(s.max)} | ${fmt(s.httpBidP50)} / ${fmt(s.httpBidP99)} | ${fmt(s.rssMb)} | ${fmt(s.loopP99Ms)} / ${fmt(s.loopMaxMs)} | ${fmt(s.generatorLoopP99Ms)} | ${s.load1.toFixed(2)} |`,
+      `| ${s.viewers} (${s.joined}) | ${s.bids} / ${s.chats} | ${Object.entries(s.statuses).map(([k, n]) => `${k}: ${n}`).join(', ')} | ${fmt(s.bidPushesPerSecond)} | ${fmt(s.chatPushesPerSecond)} | ${fmt(s.delivered * 100, 2)} % | ${fmt(s.p50)} / ${fmt(s.p99)} / ${fmt(s.max)} | ${fmt(s.httpBidP50)} / ${fmt(s.httpBidP99)} | ${fmt(s.rssMb)} | ${fmt(s.loopP99Ms)} / ${fmt(s.loopMaxMs)} | ${fmt(s.generatorLoopP99Ms)} | ${s.load1.toFixed(2)} |`,
     );
   const within = steps.filter((s) => !s.stop);
   const last = steps.at(-1);

@@ -7,7 +7,7 @@ import { TEST_PASSWORD, createUser } from '../helpers/users.ts';
 describe('load generator smoke run', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000' });
+    t = await startTestApp({ RATE_LIMIT_LOGIN_PER_IP: '1000', LOG_LEVEL: 'error' });
     await t.listen();
   });
   afterAll(async () => {
@@ -37,6 +37,7 @@ describe('load generator smoke run', () => {
     expect(report.delivery.expected).toBeGreaterThanOrEqual(report.bids.accepted * 100);
     expect(report.delivery.delivered).toBe(report.delivery.expected);
     expect(report.delivery.duplicates).toBe(0);
+    expect(report.http.errorsByStatus).toEqual({});
     expect(report.http.errors).toBe(0);
     expect(report.chat.posted).toBeGreaterThan(0);
     expect(report.invariants.violations).toEqual([]);

@@ -31,6 +31,11 @@ const ResetPasswordScreen = lazy(() =>
 const DashboardScreen = lazy(() =>
   import('../features/dashboard/components/dashboard-screen.tsx').then((m) => ({ default: m.DashboardScreen })),
 );
+const NotificationSettingsScreen = lazy(() =>
+  import('../features/dashboard/components/notification-settings-screen.tsx').then((m) => ({
+    default: m.NotificationSettingsScreen,
+  })),
+);
 const SellScreen = lazy(() =>
   import('../features/selling/components/sell-screen.tsx').then((m) => ({ default: m.SellScreen })),
 );
@@ -86,6 +91,7 @@ export const appRoutes: RouteObject[] = [
           { path: PAGES.login, element: <LoginScreen /> },
           { path: PAGES.register, element: <RegisterScreen /> },
           { path: PAGES.dashboard, element: <DashboardScreen /> },
+          { path: PAGES.notificationSettings, element: <NotificationSettingsScreen /> },
           { path: PAGES.order, element: <OrderScreen /> },
           { path: PAGES.offer, element: <OfferScreen /> },
           { path: PAGES.sell, element: <SellScreen /> },

@@ -1,4 +1,4 @@
-import { carDetailPath, valuationPath } from '../features/car-room/index.ts';
+import { carDetailPath, questionsPath, valuationPath } from '../features/car-room/index.ts';
 import { listingPagePath } from '../features/cars/index.ts';
 import { priceHistoryPath, resultsPageRequest, saleOfPath } from '../features/market/index.ts';
 import { TESTIMONIALS_PATH } from '../features/testimonials/index.ts';
@@ -35,8 +35,8 @@ export function planServerPage(url: URL): ServerPagePlan | null {
       const carId = parseId(match.params[0]);
       if (carId === null) return { page: 'car', needs: [], primary: null, notFound: true };
       const car = carDetailPath(carId);
-      // The price chart, the market value's sales and a sold car's result are on its first screen.
-      return { page: 'car', needs: [car, priceHistoryPath(carId), valuationPath(carId), saleOfPath(carId)], primary: car, notFound: false };
+      // The price chart, the market value's sales, a sold car's result and the Seller Q&A are on its first screen.
+      return { page: 'car', needs: [car, priceHistoryPath(carId), valuationPath(carId), saleOfPath(carId), questionsPath(carId)], primary: car, notFound: false };
     }
     case 'testimonials':
       return { page: 'testimonials', needs: [TESTIMONIALS_PATH], primary: null, notFound: false };

@@ -1,6 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import type { createRoot as CreateRoot, hydrateRoot as HydrateRoot } from 'react-dom/client';
 import { readPageData } from '../lib/page-data.tsx';
+import { followServiceWorkerNavigation } from '../lib/service-worker.ts';
 import { AppRouter, createAppRouter } from './router.tsx';
 
 /** Gives the browser the main thread for a moment (a paint, a tap) before the next piece of start-up. */
@@ -14,6 +15,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 export async function startApp(container: HTMLElement, drawn: boolean, client: { createRoot: typeof CreateRoot; hydrateRoot: typeof HydrateRoot }): Promise<void> {
   await nextTask();
   const router = createAppRouter();
+  followServiceWorkerNavigation((path) => void router.navigate(path));
   await nextTask();
   if (drawn) {
     // As a transition, hydration yields to the browser every few milliseconds instead of holding

@@ -300,6 +300,8 @@ export interface UploadOptions {
   signal?: AbortSignal;
   /** Extra request headers, e.g. `Idempotency-Key`. */
   headers?: Record<string, string>;
+  /** Text fields sent with the file (before it, so a server reading the stream has them first). */
+  fields?: Record<string, string>;
 }
 
 function abortError(): Error {
@@ -357,6 +359,7 @@ function sendForm(path: string, form: FormData, accessToken: string | null, opti
  */
 async function upload<T>(path: string, field: string, file: Blob, options: UploadOptions = {}): Promise<T> {
   const form = new FormData();
+  for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   form.append(field, file, file instanceof File ? file.name : 'upload');
   const usedToken = await ensureFreshAccessToken(60);
   const response = await sendForm(path, form, usedToken, options);
@@ -412,8 +415,9 @@ export const api = {
     request<T>('PUT', path, { body, signal: options.signal, headers: options.headers }),
   patch: <T>(path: string, body?: unknown, options: WriteOptions = {}) =>
     request<T>('PATCH', path, { body, signal: options.signal, headers: options.headers }),
-  delete: <T>(path: string, options: WriteOptions = {}) =>
-    request<T>('DELETE', path, { signal: options.signal, headers: options.headers }),
+  /** `options.body`: for the few deletions that name what goes in a body (a push subscription's endpoint). */
+  delete: <T>(path: string, options: WriteOptions & { body?: unknown } = {}) =>
+    request<T>('DELETE', path, { body: options.body, signal: options.signal, headers: options.headers }),
   upload,
   download,
 };

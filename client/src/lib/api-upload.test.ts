@@ -81,6 +81,17 @@ describe('api.upload', () => {
     expect(progress).toEqual([0.25, 1]);
   });
 
+  it('sends the text fields before the file, so a server reading the stream meets them first', async () => {
+    const file = new File(['%PDF-1.7'], 'invoice.pdf', { type: 'application/pdf' });
+    const done = api.upload('/api/cars/7/documents', 'file', file, { fields: { kind: 'service', title: 'Annual service' } });
+    const [xhr] = await requests(1);
+    const form = xhr!.body as FormData;
+    expect([...form.keys()]).toEqual(['kind', 'title', 'file']);
+    expect(form.get('title')).toBe('Annual service');
+    xhr!.answer(201, { data: { id: 1 } });
+    await expect(done).resolves.toEqual({ id: 1 });
+  });
+
   it("rejects with the server's sentence and code", async () => {
     const done = api.upload('/api/cars/7/images', 'file', new File(['text'], 'notes.jpg'));
     const [xhr] = await requests(1);

@@ -7,6 +7,7 @@ import { openDatabase } from '../../../db/client.ts';
 import { DEMO_SELLER_PASSWORD, SAMPLE_SELLER_EMAILS, reseed, seedGeneratedCars } from '../../../db/seed/seed.ts';
 import { loadConfig } from '../config.ts';
 import { hashPassword } from '../lib/passwords.ts';
+import { createPhotoStorage } from '../services/photos/photo-storage.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +39,7 @@ try {
   await database.migrate();
   if (!values['keep-existing']) {
     const sellerPassword = values['seller-password'] ?? (database.driver === 'pglite' ? DEMO_SELLER_PASSWORD : null);
-    await reseed(database.db, { sellerPassword, hashPassword });
+    await reseed(database.db, { sellerPassword, hashPassword, documents: createPhotoStorage({ dataDir: config.dataDir, s3: config.photoBucket, folder: 'documents' }) });
     console.log('Seeded the sample catalogue.');
     if (sellerPassword) console.log(`Sample sellers can sign in with password ${sellerPassword}: ${SAMPLE_SELLER_EMAILS.join(', ')}`);
   }

@@ -54,6 +54,23 @@ const BOSS_SCHEMA = 'pgboss';
 const DEFAULT_RETRY = { limit: 25, delaySeconds: 2, backoff: true };
 const DEFAULT_EXPIRE_SECONDS = 120;
 const DEFAULT_HEARTBEAT_SECONDS = 2;
+/** A worker's own poll, should a due check fail: this many poll intervals, and not under a minimum. */
+const FALLBACK_POLL_FACTOR = 30;
+const FALLBACK_POLL_MIN_SECONDS = 30;
+
+/** Whether a queue as pg-boss lists it already has the options this process defines for it. */
+function sameQueueOptions(
+  found: { policy?: string | null; retryLimit?: number | null; retryDelay?: number | null; retryBackoff?: boolean | null; expireInSeconds?: number | null },
+  wanted: { policy: string; retryLimit: number; retryDelay: number; retryBackoff: boolean; expireInSeconds: number },
+): boolean {
+  return (
+    found.policy === wanted.policy &&
+    found.retryLimit === wanted.retryLimit &&
+    found.retryDelay === wanted.retryDelay &&
+    found.retryBackoff === wanted.retryBackoff &&
+    found.expireInSeconds === wanted.expireInSeconds
+  );
+}
 
 /**
  * The one job runner: due work (escrow deadlines, payouts, mail) lives in PostgreSQL as pg-boss
@@ -65,11 +82,13 @@ const DEFAULT_HEARTBEAT_SECONDS = 2;
 export class JobRunner {
   private readonly boss: PgBoss;
   private readonly definitions = new Map<string, JobDefinition<JobName>>();
-  private readonly workers = new Map<string, string[]>();
+  /** The workers of each queue that has had a job due in this process (see wake). */
+  private readonly workers = new Map<string, Promise<string[]>>();
   private started = false;
   /** This process, as its heartbeat row names it. */
   private readonly processId = randomUUID();
   private heartbeat: NodeJS.Timeout | null = null;
+  private dueCheck: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly database: DatabaseHandle,
@@ -94,10 +113,91 @@ export class JobRunner {
 
   async start(): Promise<void> {
     if (this.started) return;
+    await this.ensureQueues();
+    this.started = true;
+    if (!this.options.runWorkers) return;
+    await this.beat();
+    const every = (this.options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS) * 1000;
+    this.heartbeat = setInterval(() => void this.beat(), every);
+    this.heartbeat.unref();
+    // Workers start per queue the first time it has a job due (see wake): the first check is now.
+    void this.checkDue();
+  }
+
+  /** Starts the workers of one queue; each asks for a job at once, then when woken (see checkDue). */
+  private async startWorkers(definition: JobDefinition<JobName>): Promise<string[]> {
+    // Each worker polls on its own only as a fallback, should the due check fail.
+    const fallbackPollSeconds = Math.max(this.options.pollSeconds * FALLBACK_POLL_FACTOR, FALLBACK_POLL_MIN_SECONDS);
+    const log = this.options.log.child({ job: definition.name });
+    const ids: string[] = [];
+    for (let i = 0; i < (definition.concurrency ?? 1); i++) {
+      let workerId = '';
+      workerId = await this.boss.work<JobPayloads[JobName]>(
+        definition.name,
+        { pollingIntervalSeconds: fallbackPollSeconds, batchSize: 1 },
+        async ([job]) => {
+          if (!job) return;
+          try {
+            await this.claim(job.id, definition.name);
+            await definition.handle(job.data, { log, jobId: job.id });
+          } catch (error) {
+            log.warn({ err: error, jobId: job.id }, 'job failed; it will be retried');
+            throw error;
+          } finally {
+            await this.database.db.delete(jobRuns).where(eq(jobRuns.jobId, job.id)).catch(() => undefined);
+            // pg-boss waits a whole poll interval after each job; with more due, ask again at once.
+            this.boss.notifyWorker(workerId);
+          }
+        },
+      );
+      ids.push(workerId);
+    }
+    return ids;
+  }
+
+  /**
+   * Every poll interval, one statement asks which queues have a job due and wakes their workers.
+   * Each worker asking for its own queue instead cost one locking fetch per worker and interval
+   * (a dozen and more a second with nothing to do, and as many at every start); a due job still
+   * waits at most one interval.
+   */
+  private scheduleDueCheck(): void {
+    this.dueCheck = setTimeout(() => void this.checkDue(), this.options.pollSeconds * 1000);
+    this.dueCheck.unref();
+  }
+
+  private async checkDue(): Promise<void> {
+    try {
+      const { rows } = await this.database.sql.executeSql(
+        `select distinct name from ${BOSS_SCHEMA}.job where state < 'active' and start_after < now()`,
+      );
+      if (!this.started) return;
+      for (const row of rows) this.wake(String(row.name) as JobName);
+    } catch (error) {
+      if (this.started) this.options.log.warn({ err: error }, 'could not look for due jobs');
+    } finally {
+      if (this.started) this.scheduleDueCheck();
+    }
+  }
+
+  /**
+   * Creates pg-boss's tables and every defined queue, then stops, running no worker: for a
+   * database that is copied before any process runs on it (the tests' migrated starting point).
+   */
+  async createQueues(): Promise<void> {
+    if (this.started) throw new Error('createQueues is for a runner that has not started');
+    await this.ensureQueues();
+    await this.boss.stop({ graceful: false, close: false, wait: true });
+  }
+
+  private async ensureQueues(): Promise<void> {
     // Processes starting together would race to create the queue's tables and partitions
     // (PostgreSQL then reports duplicate schemas or deadlocks): one at a time, like migrations.
     await this.database.exclusive(async () => {
       await this.boss.start();
+      // Read once: on an existing database every queue is usually there with its options already,
+      // and creating or updating each anyway cost two statements a queue at every start.
+      const existing = new Map((await this.boss.getQueues()).map((queue) => [queue.name, queue]));
       for (const definition of this.definitions.values()) {
         const retry = definition.retry ?? DEFAULT_RETRY;
         const queue = {
@@ -108,43 +208,11 @@ export class JobRunner {
           retryBackoff: retry.backoff,
           expireInSeconds: definition.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
         };
-        await this.boss.createQueue(definition.name, queue);
-        await this.boss.updateQueue(definition.name, queue);
+        const found = existing.get(definition.name);
+        if (!found) await this.boss.createQueue(definition.name, queue);
+        else if (!sameQueueOptions(found, queue)) await this.boss.updateQueue(definition.name, queue);
       }
     });
-    this.started = true;
-    if (!this.options.runWorkers) return;
-    await this.beat();
-    const every = (this.options.heartbeatSeconds ?? DEFAULT_HEARTBEAT_SECONDS) * 1000;
-    this.heartbeat = setInterval(() => void this.beat(), every);
-    this.heartbeat.unref();
-    for (const definition of this.definitions.values()) {
-      const log = this.options.log.child({ job: definition.name });
-      const ids: string[] = [];
-      for (let i = 0; i < (definition.concurrency ?? 1); i++) {
-        let workerId = '';
-        workerId = await this.boss.work<JobPayloads[JobName]>(
-          definition.name,
-          { pollingIntervalSeconds: this.options.pollSeconds, batchSize: 1 },
-          async ([job]) => {
-            if (!job) return;
-            try {
-              await this.claim(job.id, definition.name);
-              await definition.handle(job.data, { log, jobId: job.id });
-            } catch (error) {
-              log.warn({ err: error, jobId: job.id }, 'job failed; it will be retried');
-              throw error;
-            } finally {
-              await this.database.db.delete(jobRuns).where(eq(jobRuns.jobId, job.id)).catch(() => undefined);
-              // pg-boss waits a whole poll interval after each job; with more due, ask again at once.
-              this.boss.notifyWorker(workerId);
-            }
-          },
-        );
-        ids.push(workerId);
-      }
-      this.workers.set(definition.name, ids);
-    }
   }
 
   /**
@@ -191,15 +259,34 @@ export class JobRunner {
     }
   }
 
-  /** Asks this process's worker for `name` to look for due jobs now instead of at its next poll. */
+  /**
+   * Asks this process's workers for `name` to look for due jobs now instead of at its next poll,
+   * starting them if this is the queue's first due job here: a queue that never has work costs
+   * no worker and no fetch.
+   */
   wake(name: JobName): void {
-    for (const workerId of this.workers.get(name) ?? []) this.boss.notifyWorker(workerId);
+    if (!this.started || !this.options.runWorkers) return;
+    const running = this.workers.get(name);
+    if (running) {
+      void running.then((ids) => ids.forEach((id) => this.boss.notifyWorker(id)));
+      return;
+    }
+    const definition = this.definitions.get(name);
+    if (!definition) return;
+    const starting = this.startWorkers(definition);
+    this.workers.set(name, starting);
+    starting.catch((error: unknown) => {
+      // A later due check or wake tries again.
+      if (this.workers.get(name) === starting) this.workers.delete(name);
+      if (this.started) this.options.log.error({ err: error, job: name }, 'could not start the workers of a job queue');
+    });
   }
 
   async stop(): Promise<void> {
     if (!this.started) return;
     this.started = false;
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.dueCheck) clearTimeout(this.dueCheck);
     // Waits for runs in progress; what is left is failed back to the queue and retried.
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
     if (this.options.runWorkers) await this.database.db.delete(jobProcesses).where(eq(jobProcesses.id, this.processId)).catch(() => undefined);

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ChatMessage } from '@common/schemas/chat.ts';
+import type { ChatMessage, ChatUpdated } from '@common/schemas/chat.ts';
 import type { Notification } from '@common/schemas/notifications.ts';
 import type { Offer } from '@common/schemas/offers.ts';
 import type { OrderWithEvents } from '@common/schemas/orders.ts';
@@ -12,7 +12,14 @@ import type { AuctionResult, BidPlaced, CarStatusEvent } from '@common/socket-ev
 export interface DomainEvents {
   /** A session ended (logout, reuse of a spent refresh token, password reset). */
   'session.revoked': { sessionId: string; userId: number; reason: string };
+  /** A visible message, for the car's viewers. */
   'chat.posted': { message: ChatMessage };
+  /** A message the contact guard held: only its author's own sockets hear of it. */
+  'chat.held': { message: ChatMessage; userId: number };
+  /** A message's upvotes or visible replies changed. */
+  'chat.updated': ChatUpdated;
+  /** A message left everyone's view (held by reports, removed); `authorId` still sees their held copy go. */
+  'chat.removed': { carId: number; id: number; authorId: number | null };
   /** `endsAt`: the auction's end after this bid (null for a fixed-price listing). */
   'bid.placed': BidPlaced;
   'notification.created': { userId: number; notification: Notification; unreadCount: number };

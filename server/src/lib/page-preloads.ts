@@ -27,6 +27,7 @@ export const SCREEN_MODULES: Partial<Record<PageName, string>> = {
   results: 'src/features/market/components/results-screen.tsx',
   unsubscribe: 'src/features/market/components/unsubscribe-screen.tsx',
   dashboard: 'src/features/dashboard/components/dashboard-screen.tsx',
+  notificationSettings: 'src/features/dashboard/components/notification-settings-screen.tsx',
   sell: 'src/features/selling/components/sell-screen.tsx',
   login: 'src/features/auth/components/login-screen.tsx',
   register: 'src/features/auth/components/register-screen.tsx',

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.ts';
 import type { Clock } from './clock.ts';
 
 export interface WindowCount {
@@ -58,7 +58,7 @@ return {count, redis.call('PTTL', KEYS[1])}`;
 
 export class RedisWindowCounter implements WindowCounter {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 

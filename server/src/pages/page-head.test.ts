@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EMPTY_DOSSIER } from '@common/schemas/dossier.ts';
 import type { CarDetail, CarListItem } from '@common/schemas/cars.ts';
 import type { CarStatus } from '@common/car-lifecycle.ts';
 import {
@@ -35,6 +36,7 @@ function car(overrides: Partial<CarDetail> = {}): CarDetail {
     condition: 'Excellent',
     images: ['/media/cars/sports/c0121c/side.svg', '/media/cars/sports/c0121c/front.svg'],
     photos: [],
+    dossier: EMPTY_DOSSIER,
     description: 'One owner, full service history.',
     seller: { id: 3, name: 'Beverly Hills Exotics', rating: 4.8, verified: true, userId: 7 },
     currentBids: 0,
@@ -280,6 +282,12 @@ describe('carPageHead', () => {
         seller: { '@type': 'Organization', name: 'Beverly Hills Exotics' },
       },
     });
+  });
+
+  it("names the dossier's VIN and known flaws in JSON-LD", () => {
+    const dossier = { ...EMPTY_DOSSIER, vin: 'WP0AC2A94NS270123', vinCheck: 'not_applicable' as const, knownFlaws: [{ id: 1, text: 'Stone chips on the bumper' }, { id: 2, text: 'Curb rash' }] };
+    const [data] = carPageHead(car({ dossier }), APP).jsonLd as Record<string, unknown>[];
+    expect(data).toMatchObject({ vehicleIdentificationNumber: 'WP0AC2A94NS270123', knownVehicleDamages: 'Stone chips on the bumper; Curb rash' });
   });
 
   it.each<[CarStatus, string]>([

@@ -12,6 +12,7 @@
  * absolute themselves.
  */
 import type { CarDetail, CarListItem, Pagination } from '@common/schemas/cars.ts';
+import type { CarQuestion } from '@common/schemas/chat.ts';
 import type { CarStatus } from '@common/car-lifecycle.ts';
 import { BODY_STYLE_LABELS, CAR_CONDITIONS, type CarBodyStyle } from '@common/listing.ts';
 import { PAGE_TITLES, SITE_NAME, carName, carPageName, documentTitle, listingPageName, plainText } from '@common/page-titles.ts';
@@ -168,7 +169,8 @@ export const CAR_AVAILABILITY: Record<CarStatus, string> = {
   hidden: `${SCHEMA}/OutOfStock`,
 };
 
-export function carPageHead(car: CarDetail, appUrl: string): PageHead {
+/** `questions`: the car's Seller Q&A; its answered questions become an FAQPage beside the Car. */
+export function carPageHead(car: CarDetail, appUrl: string, questions: readonly CarQuestion[] = []): PageHead {
   const name = carName(car);
   const title = documentTitle(carPageName(car));
   const description = plainText(car.description)
@@ -201,6 +203,9 @@ export function carPageHead(car: CarDetail, appUrl: string): PageHead {
     // Every listing has been driven: "Like New" is a grade of used, not a new car.
     ...((CAR_CONDITIONS as readonly string[]).includes(car.condition) ? { itemCondition: `${SCHEMA}/UsedCondition` } : {}),
     ...(car.description.trim() ? { description: car.description.trim() } : {}),
+    // The dossier: the VIN, and the flaws the seller declared (schema.org reads them as text).
+    ...(car.dossier.vin ? { vehicleIdentificationNumber: car.dossier.vin } : {}),
+    ...(car.dossier.knownFlaws.length > 0 ? { knownVehicleDamages: car.dossier.knownFlaws.map((flaw) => flaw.text).join('; ') } : {}),
     image: images.length > 0 ? images : [`${appUrl}${DEFAULT_OG_IMAGE.path}`],
     url: pageUrl,
     offers: {
@@ -215,7 +220,27 @@ export function carPageHead(car: CarDetail, appUrl: string): PageHead {
     },
   };
 
-  return { title, description, path: carPath(car.id), image, ogType: 'product', jsonLd: [jsonLd] };
+  const answered = questions.filter((q) => q.answers.length > 0 && q.question.status === 'visible');
+  const faq =
+    answered.length === 0
+      ? []
+      : [
+          {
+            '@context': SCHEMA,
+            '@type': 'FAQPage',
+            url: pageUrl,
+            mainEntity: answered.map((q) => ({
+              '@type': 'Question',
+              name: q.question.message,
+              dateCreated: q.question.timestamp,
+              author: { '@type': 'Person', name: q.question.userName },
+              answerCount: q.answers.length,
+              acceptedAnswer: { '@type': 'Answer', text: q.answers.map((a) => a.message).join('\n\n'), dateCreated: q.answers[0]!.timestamp, author: { '@type': 'Organization', name: car.seller.name } },
+            })),
+          },
+        ];
+
+  return { title, description, path: carPath(car.id), image, ogType: 'product', jsonLd: [jsonLd, ...faq] };
 }
 
 const LISTING_TITLE = 'Premium & Luxury Cars for Sale';

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { PassThrough, type Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { CarDetail, CarListItem, Pagination } from '@common/schemas/cars.ts';
+import type { CarQuestion } from '@common/schemas/chat.ts';
 import { PAGE_TITLES } from '@common/page-titles.ts';
 import { PAGES, carPath } from '@common/paths.ts';
 import { cachedLoad, loadingCache, type LoadingCache } from '../lib/loading-cache.ts';
@@ -174,7 +175,10 @@ export class PageRenderer {
     const primary = plan.primary === null ? undefined : data[plan.primary];
     if (primary && (primary.status === 404 || primary.status === 400)) return this.notFound(url, plan.page, data);
 
-    const head = this.headFor(plan.page, data);
+    // The Seller Q&A is read for the head's FAQPage only: the screen reads it itself once running.
+    const carId = plan.page === 'car' ? Number(url.pathname.split('/').filter(Boolean)[1]) : NaN;
+    const questions = Number.isInteger(carId) ? await this.readApi(`/api/cars/${carId}/questions`) : null;
+    const head = this.headFor(plan.page, data, questions?.status === 200 ? (questions.data as { questions: CarQuestion[] }).questions : []);
     const body = await this.cachedBody(url, data);
     return { status: 200, html: this.document(head + codeAfterFirstPaint(this.assetTags(plan.page, data)), body, data) };
   }
@@ -194,12 +198,12 @@ export class PageRenderer {
     return { status: 404, html: this.document(headTags(head, this.appUrl) + codeAfterFirstPaint(this.assetTags(page, data)), body, data) };
   }
 
-  private headFor(page: ServerPageName, data: PageData): string {
+  private headFor(page: ServerPageName, data: PageData, questions: CarQuestion[] = []): string {
     const head = ((): PageHead => {
       const first = Object.values(data)[0]?.data;
       switch (page) {
         case 'car':
-          return carPageHead(first as CarDetail, this.appUrl);
+          return carPageHead(first as CarDetail, this.appUrl, questions);
         case 'home': {
           const listing = first as { cars: CarListItem[]; pagination: Pagination };
           return listingPageHead(listing.cars, listing.pagination, this.appUrl);

@@ -50,6 +50,10 @@ export default fp(
       setHeaders: (res, path) => {
         // Vite puts a content hash in every asset name, so those never change.
         if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
+        // The service worker is checked for a new version at each visit: an old one must never
+        // linger for an hour after a deployment. Its scope is the whole site. (`path` is the file
+        // sent, which may be its compressed copy.)
+        if (/\/sw\.js(?:\.br|\.gz)?$/.test(path)) res.header('cache-control', 'no-cache').header('service-worker-allowed', '/');
       },
     });
     // The pages drawn on the server are routes of their own (the others reach the app through
@@ -137,7 +141,11 @@ async function serverPageRenderer(app: FastifyInstance, shell: string, manifest:
     app.events.subscribe(event, ({ carId }) => renderer.forgetCar(carId));
   }
   app.events.subscribe('auction.ended', (result) => renderer.forgetCar(result.carId));
-  await renderer.warm();
+  // Once the server listens rather than before: the start does not wait for it, and a visitor
+  // in the moment it takes draws a page as one would without it (only a little slower).
+  app.addHook('onListen', async () => {
+    void renderer.warm();
+  });
   return renderer;
 }
 

@@ -11,7 +11,10 @@ export interface LiveFigures {
   sockets(): number;
   rooms(): number;
   viewedCars(): number;
+  /** Age in ms of the oldest statement waiting for the database. */
+  dbQueueMs(): number;
   dbConnections(): Promise<{ state: string | null; n: number }[]>;
+  jobsDue(): Promise<{ queue: string; n: number }[]>;
 }
 
 /**
@@ -30,11 +33,13 @@ export class AppMetrics {
     0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
   ]);
   readonly bids = this.counter('bids_total', 'Bids resolved, by result', ['result']);
+  readonly writesShed = this.counter('http_writes_shed_total', 'API writes refused with 503 because the database had fallen behind (DB_QUEUE_LIMIT_MS)', []);
   readonly slowConsumersDropped = this.counter('realtime_slow_consumers_dropped_total', 'Real-time connections ended because they left too much unread, by transport', ['transport']);
   readonly sockets: Gauge;
   readonly rooms: Gauge;
   readonly viewedCars: Gauge;
   readonly dbConnections: Gauge<'state'>;
+  readonly jobsDue: Gauge<'queue'>;
   /**
    * The text served at /metrics. One process answers for itself; a cluster worker replaces this
    * with the figures of every worker, gathered by the primary (see cluster.ts).
@@ -63,6 +68,19 @@ export class AppMetrics {
         for (const row of states) this.set({ state: row.state ?? 'unknown' }, row.n);
       },
     });
+    this.jobsDue = new Gauge({
+      name: 'jobs_due',
+      help: 'Jobs due now or running, by queue (all processes): a backlog that grows means the workers are behind',
+      labelNames: ['queue'] as const,
+      registers: [this.registry],
+      aggregator: 'max',
+      async collect() {
+        const queues = await live.jobsDue();
+        this.reset();
+        for (const row of queues) this.set({ queue: row.queue }, row.n);
+      },
+    });
+    this.liveGauge('db_queue_age_seconds', 'Age of the oldest statement waiting for the database (largest over processes)', () => live.dbQueueMs() / 1000, 'max');
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
   }
 
@@ -89,12 +107,19 @@ export default fp(
       sockets: () => app.io.engine.clientsCount,
       rooms: () => app.io.of('/').adapter.rooms.size,
       viewedCars: () => app.presence.ranking().length,
+      dbQueueMs: () => app.database.queueMs(),
       dbConnections: async () => {
         if (app.database.driver !== 'postgres') return [];
         // postgres.js returns rows as an array. The migration lock holder names itself differently.
         return (await app.database.db
           .execute(sql`select state, count(*)::int as n from pg_stat_activity where application_name = 'luxemotors' group by state`)
           .catch(() => [])) as unknown as { state: string | null; n: number }[];
+      },
+      jobsDue: async () => {
+        const { rows } = await app.database.sql
+          .executeSql(`select name as queue, count(*)::int as n from pgboss.job where state in ('created', 'retry', 'active') and start_after <= now() group by name`)
+          .catch(() => ({ rows: [] }));
+        return rows.map((row) => ({ queue: String(row.queue), n: Number(row.n) }));
       },
     });
     app.decorate('metrics', metrics);

@@ -2,8 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { BidsService } from '../services/bids.ts';
 import { CarsService } from '../services/cars.ts';
-import { ChatService } from '../services/chat.ts';
+import { DiscussionService } from '../services/discussion/discussion.ts';
+import { DiscussionModeration } from '../services/discussion/moderation.ts';
 import { NotificationsService } from '../services/notifications.ts';
+import { NotificationPreferences } from '../services/notify/preferences.ts';
+import { NotificationDelivery } from '../services/notify/delivery.ts';
 import { OrdersService } from '../services/orders/orders-service.ts';
 import { OffersService } from '../services/offers/offers-service.ts';
 import { SavedSearchesService } from '../services/market/saved-searches.ts';
@@ -13,6 +16,7 @@ import { SimulatedBank, type PaymentProvider } from '../services/orders/payment-
 import { IdempotencyKeys } from '../services/idempotency.ts';
 import { MarketValues } from '../services/valuation.ts';
 import { ListingsService } from '../services/listings.ts';
+import { DossierService } from '../services/dossier/dossier-service.ts';
 import { AuctionsService } from '../services/auctions.ts';
 import { createPhotoStorage, type PhotoStorage } from '../services/photos/photo-storage.ts';
 import { PhotoProcessor } from '../services/photos/photo-processing.ts';
@@ -26,9 +30,20 @@ import { SupportDesk, SupportService } from '../services/support.ts';
 import { SitemapService } from '../services/sitemap.ts';
 
 /** The domain services, built once with their dependencies; routes only call them. */
-export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStorage }>(
+export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStorage; documentStorage?: PhotoStorage }>(
   async function services(app: FastifyInstance, options) {
-    const notifications = new NotificationsService(app.db, app.events);
+    const notificationPreferences = new NotificationPreferences(app.db, app.config.jwtSecret);
+    const notificationDelivery = new NotificationDelivery({
+      db: app.db,
+      jobs: app.jobs,
+      mailer: app.mailer,
+      preferences: notificationPreferences,
+      log: app.log.child({ module: 'notify' }),
+      appUrl: app.config.appUrl,
+      coalesceSeconds: app.config.notify.coalesceSeconds,
+      push: app.config.push,
+    });
+    const notifications = new NotificationsService(app.db, app.events, notificationDelivery);
     const cars = new CarsService(app.db, app.viewerCounts, { listingCacheMs: app.config.listingCacheSeconds * 1000, escrowDaySeconds: app.config.escrow.daySeconds });
     const idempotency = new IdempotencyKeys(app.db);
     const marketValues = new MarketValues(app.db, app.jobs, app.events);
@@ -83,6 +98,15 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       log: app.log.child({ module: 'listings' }),
       escrowDaySeconds: app.config.escrow.daySeconds,
     });
+    const documentStorage = options.documentStorage ?? createPhotoStorage({ dataDir: app.config.dataDir, s3: app.config.photoBucket, folder: 'documents' });
+    const dossiers = new DossierService({
+      db: app.db,
+      events: app.events,
+      storage: documentStorage,
+      viewers: app.viewerCounts,
+      log: app.log.child({ module: 'dossiers' }),
+      escrowDaySeconds: app.config.escrow.daySeconds,
+    });
     const unsubscribe = [
       app.events.subscribe('bid.placed', () => cars.bidPlaced()),
       // A car leaving or returning to the market, or changing, changes what the listing shows.
@@ -106,8 +130,11 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
     app.decorate('services', {
       cars,
       notifications,
+      notificationPreferences,
+      notificationDelivery,
       idempotency,
-      chat: new ChatService(app.db, app.events, notifications),
+      chat: new DiscussionService(app.db, app.events, notifications, { contactGuard: app.config.chatContactGuard, ownHosts: ownHosts(app.config) }),
+      discussionModeration: new DiscussionModeration(app.db, app.events, notifications, app.clock),
       bids: new BidsService(app.db, app.events, notifications, idempotency, { auctionExtensionSeconds: app.config.auctions.extensionSeconds }),
       orders,
       offers,
@@ -115,6 +142,7 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       marketValues,
       marketData: new MarketData(app.db),
       listings,
+      dossiers,
       auctions,
       photoStorage,
       testimonials: new TestimonialsService(app.db),
@@ -134,8 +162,11 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
 export interface Services {
   cars: CarsService;
   notifications: NotificationsService;
+  notificationPreferences: NotificationPreferences;
+  notificationDelivery: NotificationDelivery;
   idempotency: IdempotencyKeys;
-  chat: ChatService;
+  chat: DiscussionService;
+  discussionModeration: DiscussionModeration;
   bids: BidsService;
   orders: OrdersService;
   offers: OffersService;
@@ -143,6 +174,7 @@ export interface Services {
   marketValues: MarketValues;
   marketData: MarketData;
   listings: ListingsService;
+  dossiers: DossierService;
   auctions: AuctionsService;
   photoStorage: PhotoStorage;
   testimonials: TestimonialsService;
@@ -160,4 +192,17 @@ declare module 'fastify' {
   interface FastifyInstance {
     services: Services;
   }
+}
+
+/** The app's own hosts, whose links the contact guard lets through. */
+function ownHosts(config: { appUrl: string; allowedOrigins: readonly string[] }): string[] {
+  const hosts = new Set<string>();
+  for (const origin of [config.appUrl, ...config.allowedOrigins]) {
+    try {
+      hosts.add(new URL(origin).host.toLowerCase());
+    } catch {
+      // A malformed origin names no host of ours.
+    }
+  }
+  return [...hosts];
 }

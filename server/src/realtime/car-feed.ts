@@ -36,7 +36,19 @@ export class CarFeed {
   private readonly byCar = new Map<number, Set<Subscriber>>();
   private readonly all = new Set<Subscriber>();
 
+  private watchers: ((carId: number, watched: boolean) => void)[] = [];
+
   constructor(private readonly guard: SlowConsumerGuard) {}
+
+  /** Told when this process gains its first subscriber of a car, and when it loses its last. */
+  onWatch(listener: (carId: number, watched: boolean) => void): void {
+    this.watchers.push(listener);
+  }
+
+  /** Cars this process has subscribers of. */
+  watchedCars(): number[] {
+    return [...this.byCar.keys()];
+  }
 
   add(subscriber: Subscriber): void {
     this.all.add(subscriber);
@@ -44,21 +56,29 @@ export class CarFeed {
 
   remove(subscriber: Subscriber): void {
     this.all.delete(subscriber);
-    for (const carId of subscriber.cars) this.byCar.get(carId)?.delete(subscriber);
+    for (const carId of subscriber.cars) this.drop(subscriber, carId);
   }
 
   subscribe(subscriber: Subscriber, carId: number): void {
     subscriber.cars.add(carId);
     let set = this.byCar.get(carId);
-    if (!set) this.byCar.set(carId, (set = new Set()));
+    if (!set) {
+      this.byCar.set(carId, (set = new Set()));
+      for (const watcher of this.watchers) watcher(carId, true);
+    }
     set.add(subscriber);
   }
 
   unsubscribe(subscriber: Subscriber, carId: number): void {
     subscriber.cars.delete(carId);
+    this.drop(subscriber, carId);
+  }
+
+  private drop(subscriber: Subscriber, carId: number): void {
     const set = this.byCar.get(carId);
-    set?.delete(subscriber);
-    if (set?.size === 0) this.byCar.delete(carId);
+    if (!set?.delete(subscriber) || set.size > 0) return;
+    this.byCar.delete(carId);
+    for (const watcher of this.watchers) watcher(carId, false);
   }
 
   /** Sends an event to this process's subscribers of the car; the frame is built once. */

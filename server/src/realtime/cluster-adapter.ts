@@ -1,10 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { createAdapter } from '@socket.io/redis-streams-adapter';
+import type { createShardedAdapter } from '@socket.io/redis-adapter';
+import type { AppConfig } from '../config.ts';
+import { connectRedis, type RedisClient } from '../lib/redis-connection.ts';
 
 /** How long a Redis write may hold a broadcast before this process delivers it to its own sockets anyway. */
 const REDIS_WRITE_PATIENCE_MS = 500;
 
 type AdapterFactory = ReturnType<typeof createAdapter>;
+type ShardedFactory = ReturnType<typeof createShardedAdapter>;
 
 /** Messages a sibling on this host can apply without answering: broadcasts and room changes. */
 const RELAYED_TYPES = new Set([3, 4, 5, 6]);
@@ -99,4 +103,25 @@ export async function resilientStreamsAdapter(client: Redis, options: Parameters
     redisBacked.serverCount = () => whileConnected(serverCount).catch(() => 1);
     return adapter;
   } as AdapterFactory;
+}
+
+/**
+ * Socket.IO's sharded Redis adapter over a Redis Cluster (REDIS_CLUSTER_NODES): one sharded
+ * pub/sub channel per room (`SSUBSCRIBE`), subscribed only while this process has sockets in the
+ * room, so a process receives the rooms it serves and nothing else, and the channels spread
+ * over the cluster's shards. It keeps no log of past events: a client that reconnects re-joins
+ * and re-reads REST snapshots (as it does after any reconnect) instead of Socket.IO's
+ * connection-state recovery.
+ *
+ * The adapter publishes a broadcast before delivering it to this process's own sockets, so the
+ * publishing connection keeps no queue and gives up on a command after half a second: while the
+ * cluster is away, or a shard is failing over, each process goes on serving its own sockets.
+ */
+export async function shardedClusterAdapter(config: AppConfig): Promise<{ adapter: ShardedFactory; clients: RedisClient[] }> {
+  const { createShardedAdapter } = await import('@socket.io/redis-adapter');
+  const pub = await connectRedis(config, 'luxemotors-socketio-pub', false, { commandTimeoutMs: REDIS_WRITE_PATIENCE_MS });
+  // Subscriptions wait for the cluster to come back, and are made again on a new primary.
+  const sub = await connectRedis(config, 'luxemotors-socketio-sub', true, { shardedSubscribers: true });
+  const adapter = createShardedAdapter(pub, sub, { channelPrefix: `${config.redisPrefix}:socket.io`, subscriptionMode: 'dynamic' });
+  return { adapter, clients: [pub, sub] };
 }

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SERVER_EVENT_PAYLOADS, type ServerEventName } from '@common/socket-events.ts';
 import { checkSent } from '../lib/shape-check.ts';
 import { carRoom, carSummaryRoom, sessionRoom, userRoom } from './rooms.ts';
+import { connectRedis, sharesThroughRedis, type RedisClient } from '../lib/redis-connection.ts';
+import { OutageLog } from '../lib/outage-log.ts';
 
 /**
  * The one place domain events become client events. Services publish after commit; this maps
@@ -28,13 +31,15 @@ export default fp(
       return sent;
     };
 
-    // Other processes exist only behind the Redis adapter; the in-memory adapter has no peers.
-    const clustered = app.config.redisUrl !== null;
+    // Other processes exist only behind a Redis adapter; the in-memory adapter has no peers.
+    const clustered = sharesThroughRedis(app.config);
+    const feedRelay = app.config.redisClusterNodes && app.redis ? await shardedCarFeedRelay(app, app.redis) : null;
 
     /** Car events also reach plain-WebSocket subscribers, on this process and the others. */
     const toCarFeed = (carId: number, event: string, payload: unknown) => {
       carFeed.deliver(carId, event, payload);
-      if (clustered) io.serverSideEmit('car-event', carId, event, payload);
+      if (feedRelay) feedRelay.publish(carId, event, payload);
+      else if (clustered) io.serverSideEmit('car-event', carId, event, payload);
     };
     io.on('car-event', (carId, event, payload) => carFeed.deliver(carId, event, payload));
 
@@ -45,6 +50,19 @@ export default fp(
         io.to(carRoom(message.carId)).emit('chat:message', payload);
         timer();
         toCarFeed(message.carId, 'chat:message', payload);
+      }),
+      events.subscribe('chat.held', ({ message, userId }) => {
+        io.to(userRoom(userId)).emit('chat:message', stamped('chat:message', message));
+      }),
+      events.subscribe('chat.updated', (update) => {
+        const payload = stamped('chat:updated', update);
+        io.to(carRoom(update.carId)).emit('chat:updated', payload);
+        toCarFeed(update.carId, 'chat:updated', payload);
+      }),
+      events.subscribe('chat.removed', ({ carId, id, authorId }) => {
+        const payload = stamped('chat:removed', { carId, id });
+        io.to(authorId === null ? [carRoom(carId)] : [carRoom(carId), userRoom(authorId)]).emit('chat:removed', payload);
+        toCarFeed(carId, 'chat:removed', payload);
       }),
       events.subscribe('bid.placed', (event) => {
         const payload = stamped('bid:placed', event);
@@ -110,8 +128,49 @@ export default fp(
 
     app.addHook('onClose', async () => {
       clearInterval(recheck);
+      await feedRelay?.close();
       unsubscribe.forEach((off) => off());
     });
   },
   { name: 'event-bridge', dependencies: ['socket-server', 'car-feed', 'metrics', 'auth'] },
 );
+
+/**
+ * On a Redis Cluster, car events for plain-WebSocket subscribers go out on one sharded channel
+ * per car, which a process subscribes to only while it has subscribers of that car: like the
+ * sharded Socket.IO adapter's rooms, a process receives only the cars it serves (a
+ * server-side emit would reach every process).
+ */
+async function shardedCarFeedRelay(app: FastifyInstance, publisher: RedisClient) {
+  const { carFeed, config } = app;
+  const origin = randomUUID();
+  const channel = (carId: number) => `${config.redisPrefix}:car-feed:${carId}`;
+  const prefix = `${config.redisPrefix}:car-feed:`;
+  const subscriber = await connectRedis(config, 'luxemotors-car-feed', true, { shardedSubscribers: true });
+  const outage = new OutageLog(app.log, 'Car feed between processes (Redis Cluster)');
+  subscriber.on('error', (err: unknown) => outage.failed(err));
+  subscriber.on('ready', () => outage.recovered());
+  subscriber.on('smessage', (name: string, message: string) => {
+    if (!name.startsWith(prefix)) return;
+    try {
+      const relayed = JSON.parse(message) as { origin: string; event: string; payload: unknown };
+      if (relayed.origin !== origin) carFeed.deliver(Number(name.slice(prefix.length)), relayed.event, relayed.payload);
+    } catch (err) {
+      app.log.warn({ err }, 'unreadable car feed relay message');
+    }
+  });
+  const follow = (carId: number, watched: boolean) => {
+    const done = watched ? subscriber.ssubscribe(channel(carId)) : subscriber.sunsubscribe(channel(carId));
+    void done.catch((err: unknown) => outage.failed(err));
+  };
+  carFeed.onWatch(follow);
+  for (const carId of carFeed.watchedCars()) follow(carId, true);
+  return {
+    publish(carId: number, event: string, payload: unknown) {
+      void publisher.spublish(channel(carId), JSON.stringify({ origin, event, payload })).catch((err: unknown) => outage.failed(err));
+    },
+    async close() {
+      await subscriber.quit().catch(() => subscriber.disconnect());
+    },
+  };
+}

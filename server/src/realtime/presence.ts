@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../lib/redis-connection.ts';
 import type { ViewerCounts } from '../services/cars.ts';
 
 export interface PresenceOptions {
   /** Shares counts with the other processes; without it this process's counts are the totals. */
-  redis: Redis | null;
+  redis: RedisClient | null;
   keyPrefix: string;
+  /** How often changed totals are reported to listeners; counts are shared through Redis twice as often. */
   tickMs?: number;
   /** How long a silent process's counts are still believed. */
   staleAfterMs?: number;
@@ -14,12 +15,34 @@ export interface PresenceOptions {
   onExchange?: () => void;
 }
 
+/** Takes the aggregator's lease, or renews it when this process holds it already. One key: works on a cluster. */
+const LEASE_SCRIPT = `
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if not holder then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0`;
+
+const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0`;
+
 /**
- * Viewer counts per car. Each process counts its own sockets exactly; with Redis it publishes
- * its counts under its own key (expiring unless refreshed) and sums everybody's, so totals are
- * never double-counted and recover by themselves when a process dies.
+ * Viewer counts per car. Each process counts its own sockets exactly. With Redis, every
+ * exchange (twice per tick), each process
  *
- * Changes are reported at most once per tick per car, whatever the churn.
+ * - writes its own counts to a hash of its own (expiring unless refreshed) and its heartbeat to
+ *   a registry,
+ * - reads one hash of totals;
+ *
+ * and one process, holding a short lease, also reads every live process's hash and writes the
+ * totals. So the Redis commands per exchange grow with the number of processes, not with its
+ * square (each process reading every other's hash), and every command names one key, so all of
+ * it works on a Redis Cluster. A dead process's counts expire with its hash; a dead aggregator's
+ * lease passes to another process within a few seconds.
+ *
+ * A process adds its own live counts to the others' (the totals less what it last wrote), so
+ * its own viewers count at once and everybody else's within about two exchanges. Changes are
+ * reported at most once per tick per car, whatever the churn.
  */
 export class PresenceTracker implements ViewerCounts {
   readonly processId = randomUUID();
@@ -28,6 +51,8 @@ export class PresenceTracker implements ViewerCounts {
   private lastReported = new Map<number, number>();
   private lastExchangeAt = 0;
   private timer: NodeJS.Timeout | undefined;
+  private exchanges = 0;
+  private exchanging = false;
   private listeners: ((changes: Map<number, number>) => void)[] = [];
   private readonly tickMs: number;
   private readonly staleAfterMs: number;
@@ -38,7 +63,13 @@ export class PresenceTracker implements ViewerCounts {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => void this.tick().catch((error) => this.options.onError?.(error)), this.tickMs);
+    const interval = this.options.redis ? this.tickMs / 2 : this.tickMs;
+    this.timer ??= setInterval(() => {
+      const report = !this.options.redis || this.exchanges++ % 2 === 1;
+      void this.share()
+        .then(() => report && this.report())
+        .catch((error) => this.options.onError?.(error));
+    }, interval);
     this.timer.unref();
   }
 
@@ -47,7 +78,11 @@ export class PresenceTracker implements ViewerCounts {
     this.timer = undefined;
     const redis = this.options.redis;
     if (redis) {
-      await redis.multi().del(this.processKey).zrem(this.registryKey, this.processId).exec().catch(() => {});
+      await Promise.all([
+        redis.del(this.processKey),
+        redis.zrem(this.registryKey, this.processId),
+        redis.eval(RELEASE_SCRIPT, 1, this.leaseKey, this.processId),
+      ]).catch(() => {});
     }
   }
 
@@ -85,17 +120,28 @@ export class PresenceTracker implements ViewerCounts {
    * counts age out), and shares them again as soon as Redis answers.
    */
   async tick(): Promise<void> {
+    await this.share();
+    this.report();
+  }
+
+  private async share(): Promise<void> {
     const redis = this.options.redis;
-    if (redis) {
-      try {
-        await this.exchange(redis);
-        this.lastExchangeAt = Date.now();
-        this.options.onExchange?.();
-      } catch (error) {
-        this.options.onError?.(error);
-        if (Date.now() - this.lastExchangeAt > this.staleAfterMs) this.remote = new Map();
-      }
+    // A slow Redis must not pile exchanges up; before the first connection there is nothing to share.
+    if (!redis || this.exchanging || (this.lastExchangeAt === 0 && redis.status !== 'ready')) return;
+    this.exchanging = true;
+    try {
+      await this.exchange(redis);
+      this.lastExchangeAt = Date.now();
+      this.options.onExchange?.();
+    } catch (error) {
+      this.options.onError?.(error);
+      if (Date.now() - this.lastExchangeAt > this.staleAfterMs) this.remote = new Map();
+    } finally {
+      this.exchanging = false;
     }
+  }
+
+  private report(): void {
     const changes = new Map<number, number>();
     const ids = new Set([...this.local.keys(), ...this.remote.keys(), ...this.lastReported.keys()]);
     for (const carId of ids) {
@@ -107,37 +153,60 @@ export class PresenceTracker implements ViewerCounts {
     if (changes.size > 0) for (const listener of this.listeners) listener(changes);
   }
 
+  private processKeyOf(processId: string): string {
+    return `${this.options.keyPrefix}:presence:p:${processId}`;
+  }
+
   private get processKey(): string {
-    return `${this.options.keyPrefix}:presence:${this.processId}`;
+    return this.processKeyOf(this.processId);
   }
 
   private get registryKey(): string {
     return `${this.options.keyPrefix}:presence:processes`;
   }
 
-  private async exchange(redis: Redis): Promise<void> {
+  private get leaseKey(): string {
+    return `${this.options.keyPrefix}:presence:aggregator`;
+  }
+
+  private get totalsKey(): string {
+    return `${this.options.keyPrefix}:presence:totals`;
+  }
+
+  private async exchange(redis: RedisClient): Promise<void> {
     const now = Date.now();
+    const written = new Map(this.local);
     // The whole hash is written every time, so counts lost with a restarted Redis come back by themselves.
     const publish = redis.multi().del(this.processKey);
-    if (this.local.size > 0) publish.hset(this.processKey, Object.fromEntries(this.local));
-    await publish
-      .pexpire(this.processKey, this.staleAfterMs)
-      .zadd(this.registryKey, now, this.processId)
-      .zremrangebyscore(this.registryKey, 0, now - this.staleAfterMs)
-      .exec();
+    if (written.size > 0) publish.hset(this.processKey, Object.fromEntries(written));
+    const [, , lease] = await Promise.all([
+      publish.pexpire(this.processKey, this.staleAfterMs).exec(),
+      redis.zadd(this.registryKey, now, this.processId),
+      redis.eval(LEASE_SCRIPT, 1, this.leaseKey, this.processId, this.staleAfterMs / 2),
+    ]);
+    if (lease === 1) await this.aggregate(redis, now, written);
 
-    const others = (await redis.zrangebyscore(this.registryKey, now - this.staleAfterMs, '+inf')).filter((id) => id !== this.processId);
+    const totals = await redis.hgetall(this.totalsKey);
     const remote = new Map<number, number>();
-    if (others.length > 0) {
-      const read = redis.multi();
-      for (const id of others) read.hgetall(`${this.options.keyPrefix}:presence:${id}`);
-      for (const [error, counts] of (await read.exec()) ?? []) {
-        if (error) continue;
-        for (const [carId, count] of Object.entries(counts as Record<string, string>)) {
-          remote.set(Number(carId), (remote.get(Number(carId)) ?? 0) + Number(count));
-        }
-      }
+    for (const [field, value] of Object.entries(totals)) {
+      const carId = Number(field);
+      // The totals hold what this process wrote when they were summed; its live count replaces that.
+      const others = Number(value) - (written.get(carId) ?? 0);
+      if (others > 0) remote.set(carId, others);
     }
     this.remote = remote;
+  }
+
+  /** The aggregator's share: every live process's counts summed into the one hash of totals. */
+  private async aggregate(redis: RedisClient, now: number, written: Map<number, number>): Promise<void> {
+    await redis.zremrangebyscore(this.registryKey, 0, now - this.staleAfterMs);
+    const ids = await redis.zrangebyscore(this.registryKey, now - this.staleAfterMs, '+inf');
+    // One command per process, each on one key (a cluster may hold them on different shards).
+    const hashes = await Promise.all(ids.map((id) => (id === this.processId ? Object.fromEntries(written) : redis.hgetall(this.processKeyOf(id)))));
+    const sums = new Map<string, number>();
+    for (const counts of hashes) for (const [carId, count] of Object.entries(counts)) sums.set(carId, (sums.get(carId) ?? 0) + Number(count));
+    const write = redis.multi().del(this.totalsKey);
+    if (sums.size > 0) write.hset(this.totalsKey, Object.fromEntries(sums));
+    await write.pexpire(this.totalsKey, this.staleAfterMs).exec();
   }
 }

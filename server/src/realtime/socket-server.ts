@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
-import { Server, type Socket } from 'socket.io';
+import { Server, type ServerOptions, type Socket } from 'socket.io';
 import {
   AckRefusalSchema,
   CLIENT_EVENTS,
@@ -15,7 +14,8 @@ import {
 import { checkSent } from '../lib/shape-check.ts';
 import type { ActiveSession } from '../services/auth.ts';
 import { findCarOwner } from '../services/chat.ts';
-import { resilientStreamsAdapter } from './cluster-adapter.ts';
+import { resilientStreamsAdapter, shardedClusterAdapter } from './cluster-adapter.ts';
+import type { RedisClient } from '../lib/redis-connection.ts';
 import { OutageLog } from '../lib/outage-log.ts';
 import { originPolicy } from './origins.ts';
 import { PresenceTracker } from './presence.ts';
@@ -39,6 +39,8 @@ export interface SocketData {
   session: ActiveSession | null;
 }
 
+type AdapterOption = ServerOptions['adapter'];
+
 export type AppServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -60,14 +62,24 @@ export default fp(
     app.decorate('presence', presence);
     app.viewerCounts = presence;
 
-    let adapterClient: Redis | null = null;
-    if (config.redisUrl) {
+    // Between processes: the sharded adapter over a Redis Cluster, or the streams adapter over one Redis.
+    const adapterClients: RedisClient[] = [];
+    let adapter: AdapterOption | undefined;
+    if (config.redisClusterNodes) {
+      const sharded = await shardedClusterAdapter(config);
+      adapter = sharded.adapter;
+      adapterClients.push(...sharded.clients);
+    } else if (config.redisUrl) {
       // The streams adapter blocks on XREAD, so it gets a connection of its own.
       const { Redis } = await import('ioredis');
-      adapterClient = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName: 'luxemotors-socketio' });
-      const adapterOutage = new OutageLog(app.log, 'Socket.IO fan-out between processes (Redis)');
-      adapterClient.on('error', (err) => adapterOutage.failed(err));
-      adapterClient.on('ready', () => adapterOutage.recovered());
+      const client = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName: 'luxemotors-socketio' });
+      adapterClients.push(client);
+      adapter = await resilientStreamsAdapter(client, { streamName: `${config.redisPrefix}:socket.io` });
+    }
+    const adapterOutage = new OutageLog(app.log, 'Socket.IO fan-out between processes (Redis)');
+    for (const client of adapterClients) {
+      client.on('error', (err: unknown) => adapterOutage.failed(err));
+      client.on('ready', () => adapterOutage.recovered());
     }
 
     const io: AppServer = new Server(app.server, {
@@ -77,8 +89,9 @@ export default fp(
       pingInterval: 20_000,
       pingTimeout: 20_000,
       allowRequest: (req, callback) => callback(null, isAllowedOrigin(req.headers.origin, req.headers.host)),
-      connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
-      ...(adapterClient ? { adapter: await resilientStreamsAdapter(adapterClient, { streamName: `${config.redisPrefix}:socket.io` }) } : {}),
+      // The sharded adapter keeps no event log to recover from: its clients resync by REST.
+      ...(config.redisClusterNodes ? {} : { connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false } }),
+      ...(adapter ? { adapter } : {}),
     });
     app.decorate('io', io);
     const guard = slowConsumerGuard(app);
@@ -208,7 +221,7 @@ export default fp(
       await io.close();
     });
     app.addHook('onClose', async () => {
-      await adapterClient?.quit().catch(() => adapterClient?.disconnect());
+      await Promise.all(adapterClients.map((client) => client.quit().catch(() => client.disconnect())));
     });
   },
   { name: 'socket-server', dependencies: ['auth', 'redis', 'car-feed', 'metrics'] },

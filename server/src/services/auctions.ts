@@ -1,3 +1,4 @@
+import type { NotificationEvent } from '@common/notifications.ts';
 import type { AuctionResult } from '@common/socket-events.ts';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -153,7 +154,7 @@ export class AuctionsService {
   async close(carId: number): Promise<AuctionResult | null> {
     const changes = new OrderChanges();
     const outcome = await this.deps.db.transaction(async (tx) => {
-      const [car] = await tx.select().from(cars).where(eq(cars.id, carId)).for('update');
+      const [car] = await tx.select().from(cars).where(eq(cars.id, carId)).for('no key update');
       if (!car?.auctionEndsAt || car.auctionClosedAt || !carMayMove('close-auction', car, 'system')) return null;
       const decidedAt = await databaseNow(tx);
       if (car.auctionEndsAt.getTime() > decidedAt.getTime()) {
@@ -204,6 +205,7 @@ export class AuctionsService {
         audience.map((userId) => ({
           userId,
           type: 'bid' as const,
+          event: 'auction_ending' as const,
           title: 'Auction ending in 1 hour',
           message: `The auction for the ${carTitle(car)} ends at ${formatDeadline(car.auctionEndsAt!)}${car.highestBid !== null ? `; the highest bid is ${formatUsd(car.highestBid)}` : ''}.`,
           carId,
@@ -243,11 +245,12 @@ export class AuctionsService {
     const [seller] = await tx.select({ userId: sellers.userId }).from(sellers).where(eq(sellers.id, car.sellerId));
     const others = (await this.audience(tx, car, { watchers: false })).filter((id) => id !== winnerId);
     const notes: NewNotification[] = [];
-    const tell = (userId: number | null | undefined, heading: string, message: string) => {
-      if (userId) notes.push({ userId, type: 'bid', title: heading, message, carId: car.id });
+    // Only the winner's is one of the events delivered beyond the bell; the others' results stay in-app.
+    const tell = (userId: number | null | undefined, heading: string, message: string, event: NotificationEvent = 'auction_won', delivery: NewNotification['delivery'] = false) => {
+      if (userId) notes.push({ userId, type: 'bid', event, title: heading, message, carId: car.id, delivery });
     };
     if (outcome === 'sold') {
-      tell(winnerId, 'You won the auction', `Your bid of ${highest} won the ${title}. Pay into escrow to complete the purchase.`);
+      tell(winnerId, 'You won the auction', `Your bid of ${highest} won the ${title}. Pay into escrow to complete the purchase.`, 'auction_won', { amount: car.highestBid });
       tell(seller?.userId, 'Your auction sold', `The ${title} sold for ${highest}. The buyer pays into escrow next.`);
       for (const id of others) tell(id, 'Auction ended', `The ${title} sold for ${highest}.`);
     } else if (outcome === 'reserve_not_met') {

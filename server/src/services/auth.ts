@@ -208,7 +208,7 @@ export class AuthService {
         .from(refreshTokens)
         .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
         .where(eq(refreshTokens.tokenHash, hashToken(refreshToken)))
-        .for('update', { of: sessions });
+        .for('no key update', { of: sessions });
       if (!found || found.session.revokedAt || found.session.expiresAt <= now) return { kind: 'invalid' as const };
       if (found.spentAt) {
         await tx.update(sessions).set({ revokedAt: now, revokedReason: 'refresh-token-reuse' }).where(eq(sessions.id, found.session.id));

@@ -76,7 +76,7 @@ export class BidsService {
             .from(cars)
             .innerJoin(sellers, eq(sellers.id, cars.sellerId))
             .where(eq(cars.id, input.carId))
-            .for('update', { of: cars }),
+            .for('no key update', { of: cars }),
         ]);
         if (!car || !carVisibleTo(car.status, { isSeller: false, isStaff: false })) throw notFound('Car not found');
         // Read after the lock is held, in a statement of its own (a new snapshot, which sees
@@ -165,9 +165,9 @@ export class BidsService {
             )
             .returning(),
           this.notifications.create(tx, [
-            ...(car.sellerUserId !== null ? [{ userId: car.sellerUserId, type: 'bid' as const, title: 'New bid on your car', message: sellerMessage, carId: car.id }] : []),
+            ...(car.sellerUserId !== null ? [{ userId: car.sellerUserId, type: 'bid' as const, event: 'bid_received' as const, title: 'New bid on your car', message: sellerMessage, carId: car.id, delivery: { amount: last.bid.amount } }] : []),
             ...(lostLead !== null
-              ? [{ userId: lostLead, type: 'bid' as const, title: "You've been outbid", message: `Someone bid ${usd(last.bid.amount)} on the ${title}. Place a higher bid to lead again.`, carId: car.id }]
+              ? [{ userId: lostLead, type: 'bid' as const, event: 'outbid' as const, delivery: { amount: last.bid.amount, auctionEndsAt: endsAt }, title: "You've been outbid", message: `Someone bid ${usd(last.bid.amount)} on the ${title}. Place a higher bid to lead again.`, carId: car.id }]
               : []),
           ]),
           key.record(tx, placed),

@@ -2,9 +2,9 @@ import { ErrorCode } from '@common/error-codes.ts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../../db/client.ts';
-import { cars } from '../../../db/schema/index.ts';
+import { cars, sellers } from '../../../db/schema/index.ts';
 import { carTransitionFor, hiddenCarTransitionFor, type CarAction, type CarActor, type CarPosition, type CarStatus } from '@common/car-lifecycle.ts';
-import { conflict } from '../lib/errors.ts';
+import { conflict, notFound } from '../lib/errors.ts';
 
 /** How a car's status reads in a sentence ("Listing #7 is sold and cannot be withdrawn"). */
 const STATUS_WORDS: Record<CarStatus, string> = {
@@ -49,8 +49,20 @@ export async function lockCarPosition(tx: Executor, carId: number): Promise<CarA
     .select({ id: cars.id, status: cars.status, hiddenFromStatus: cars.hiddenFromStatus, hiddenBy: cars.hiddenBy })
     .from(cars)
     .where(eq(cars.id, carId))
-    .for('update');
+    .for('no key update');
   return car ?? null;
+}
+
+/** Locks the car if `userId` sells it; anyone else is told it does not exist (404). */
+export async function lockSellersCar(tx: Executor, userId: number, carId: number): Promise<typeof cars.$inferSelect> {
+  const [row] = await tx
+    .select({ car: cars, sellerUserId: sellers.userId })
+    .from(cars)
+    .innerJoin(sellers, eq(sellers.id, cars.sellerId))
+    .where(eq(cars.id, carId))
+    .for('no key update', { of: cars });
+  if (!row || row.sellerUserId !== userId) throw notFound('Car not found');
+  return row.car;
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, lt, lte, notInArray, or, sql, 
 import type { Database, Executor } from '../../../db/client.ts';
 import { cars, offers, orders, reviews, sellers, watchlist } from '../../../db/schema/index.ts';
 import { secondChanceRunnerUp } from './offers/second-chance.ts';
+import { dossierOf, readDossierParts, type DossierParts } from './dossier/dossier-records.ts';
 import { normalizeSearchText } from '../../../db/search-text.ts';
 import { notFound } from '../lib/errors.ts';
 import { cachedLoad, loadingCache, type LoadingCache } from '../lib/loading-cache.ts';
@@ -382,10 +383,10 @@ export class CarsService {
 
   /** One car, if the viewer may see it (`carVisibleTo`); anyone else is told it does not exist. */
   async get(id: number, viewerUserId: number | null = null, viewerIsStaff = false): Promise<CarDetail> {
-    const [[row], carReviews] = await Promise.all([this.detailQuery.execute({ id }), this.reviewsQuery.execute({ carId: id })]);
+    const [[row], carReviews, dossierParts] = await Promise.all([this.detailQuery.execute({ id }), this.reviewsQuery.execute({ carId: id }), readDossierParts(this.db, id)]);
     const isSeller = viewerUserId !== null && row?.seller.userId === viewerUserId;
     if (!row || !carVisibleTo(row.car.status, { isSeller, isStaff: viewerIsStaff })) throw notFound('Car not found');
-    return toCarDetail(row, carReviews, { viewingCount: this.viewers.countFor(row.car.id), viewerUserId, escrowDaySeconds: this.escrowDaySeconds });
+    return toCarDetail(row, carReviews, dossierParts, { viewingCount: this.viewers.countFor(row.car.id), viewerUserId, escrowDaySeconds: this.escrowDaySeconds });
   }
 }
 
@@ -397,16 +398,17 @@ export async function readCarDetail(
   id: number,
   options: { viewers?: ViewerCounts; viewerUserId?: number | null; escrowDaySeconds: number },
 ): Promise<CarDetail | null> {
-  const [[row], carReviews] = await Promise.all([
+  const [[row], carReviews, dossierParts] = await Promise.all([
     executor
       .select({ car: cars, seller: detailSellerColumns })
       .from(cars)
       .innerJoin(sellers, eq(sellers.id, cars.sellerId))
       .where(eq(cars.id, id)),
     executor.select().from(reviews).where(eq(reviews.carId, id)).orderBy(desc(reviews.createdAt), desc(reviews.id)),
+    readDossierParts(executor, id),
   ]);
   return row
-    ? toCarDetail(row, carReviews, { viewingCount: (options.viewers ?? noViewers).countFor(id), viewerUserId: options.viewerUserId ?? null, escrowDaySeconds: options.escrowDaySeconds })
+    ? toCarDetail(row, carReviews, dossierParts, { viewingCount: (options.viewers ?? noViewers).countFor(id), viewerUserId: options.viewerUserId ?? null, escrowDaySeconds: options.escrowDaySeconds })
     : null;
 }
 
@@ -415,6 +417,7 @@ const detailSellerColumns = { id: sellers.id, name: sellers.name, rating: seller
 function toCarDetail(
   { car, seller }: DetailRow,
   carReviews: (typeof reviews.$inferSelect)[],
+  dossierParts: DossierParts,
   context: { viewingCount: number; viewerUserId: number | null; escrowDaySeconds: number },
 ): CarDetail {
   const viewingCount = context.viewingCount;
@@ -438,6 +441,7 @@ function toCarDetail(
     currentBids: car.currentBids,
     highestBid: car.highestBid,
     viewingCount,
+    dossier: dossierOf(car, dossierParts),
     location: car.location,
     features: car.features,
     bodyStyle: car.bodyStyle,

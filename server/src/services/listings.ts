@@ -1,3 +1,4 @@
+import type { NotificationEvent } from '@common/notifications.ts';
 import type { ListingEdit, NewListing } from '@common/schemas/listing.ts';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -12,7 +13,7 @@ import { conflict, notFound, validationFailed } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 import { noViewers, readCarDetail, type ViewerCounts } from './cars.ts';
-import { moveCar } from './car-transitions.ts';
+import { lockSellersCar, moveCar } from './car-transitions.ts';
 import { carTitle } from './chat.ts';
 import type { AuctionsService } from './auctions.ts';
 import type { IdempotencyClaim, IdempotencyKeys } from './idempotency.ts';
@@ -115,7 +116,7 @@ export class ListingsService {
 
   async publish(userId: number, carId: number): Promise<CarDetail> {
     await this.db.transaction(async (tx) => {
-      const car = await this.lockOwnCar(tx, userId, carId);
+      const car = await lockSellersCar(tx, userId, carId);
       if (!carMayMove('publish', car, 'seller')) throw conflict(ErrorCode.NOT_A_DRAFT, 'This listing is already published', { status: car.status });
       if (car.auctionEndsAt) this.deps.auctions.assertStillOpen(car.auctionEndsAt);
       await moveCar(tx, car, 'publish', 'seller', { createdAt: sql`now()` });
@@ -132,7 +133,7 @@ export class ListingsService {
     return this.deps.idempotency.once(claim, async (key) => {
       const { detail, notified } = await this.db.transaction(async (tx) => {
         await key.take(tx);
-        const car = await this.lockOwnCar(tx, userId, carId);
+        const car = await lockSellersCar(tx, userId, carId);
         assertEditable(car);
         const changes = normalizedEdit(edit);
         if (changes.price !== undefined && car.auctionEndsAt && car.currentBids > 0) {
@@ -151,7 +152,7 @@ export class ListingsService {
         }
         const notified =
           changes.price !== undefined && changes.price < car.price
-            ? await this.tellWatchers(tx, car, 'Price drop', `The ${carTitle(car)} is now ${formatUsd(changes.price)} (was ${formatUsd(car.price)}).`)
+            ? await this.tellWatchers(tx, car, 'price_drop', 'Price drop', `The ${carTitle(car)} is now ${formatUsd(changes.price)} (was ${formatUsd(car.price)}).`)
             : [];
         const detail = (await this.detailIn(tx, carId, userId))!;
         await key.record(tx, detail);
@@ -167,13 +168,13 @@ export class ListingsService {
   async withdraw(userId: number, carId: number): Promise<CarDetail> {
     const orderChanges = new OrderChanges();
     const { notified, withdrawn } = await this.db.transaction(async (tx) => {
-      const car = await this.lockOwnCar(tx, userId, carId);
+      const car = await lockSellersCar(tx, userId, carId);
       if (car.status === 'withdrawn') return { notified: [], withdrawn: false };
       if (car.status === 'pending' || car.status === 'sold') throw locked(car.status);
       await moveCar(tx, car, 'withdraw', 'seller');
       await this.deps.orders.closeOpenDeals(tx, orderChanges, carId, 'The seller withdrew the listing');
       await this.deps.marketValues.refreshLater(tx, carId);
-      const notified = await this.tellWatchers(tx, car, 'Listing withdrawn', `The seller withdrew the ${carTitle(car)} from sale.`);
+      const notified = await this.tellWatchers(tx, car, 'price_drop', 'Listing withdrawn', `The seller withdrew the ${carTitle(car)} from sale.`);
       return { notified, withdrawn: true };
     });
     if (withdrawn) {
@@ -222,7 +223,7 @@ export class ListingsService {
       const failed = stored.find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
       await this.db.transaction(async (tx) => {
-        const car = await this.lockOwnCar(tx, userId, carId);
+        const car = await lockSellersCar(tx, userId, carId);
         assertEditable(car);
         assertRoomForPhoto(car);
         await this.savePhotos(tx, carId, [...car.photos, photo]);
@@ -238,7 +239,7 @@ export class ListingsService {
   /** Removes the photo at `index` (0 is the first) from the gallery. */
   async removePhoto(userId: number, carId: number, index: number): Promise<Gallery> {
     await this.db.transaction(async (tx) => {
-      const car = await this.lockOwnCar(tx, userId, carId);
+      const car = await lockSellersCar(tx, userId, carId);
       assertEditable(car);
       if (car.photos.length === 0) {
         // The sample catalogue's illustrations have no stored files.
@@ -261,7 +262,7 @@ export class ListingsService {
   /** Puts the gallery in a new order: `order` lists every current index once, first photo first. */
   async reorderPhotos(userId: number, carId: number, order: number[]): Promise<Gallery> {
     await this.db.transaction(async (tx) => {
-      const car = await this.lockOwnCar(tx, userId, carId);
+      const car = await lockSellersCar(tx, userId, carId);
       assertEditable(car);
       const count = car.photos.length > 0 ? car.photos.length : car.images.length;
       const isPermutation = order.length === count && new Set(order).size === count && order.every((i) => Number.isInteger(i) && i >= 0 && i < count);
@@ -308,18 +309,6 @@ export class ListingsService {
     return existing!.id;
   }
 
-  /** Locks the car if `userId` sells it; anyone else is told it does not exist. */
-  private async lockOwnCar(tx: Transaction, userId: number, carId: number): Promise<CarRow> {
-    const [row] = await tx
-      .select({ car: cars, sellerUserId: sellers.userId })
-      .from(cars)
-      .innerJoin(sellers, eq(sellers.id, cars.sellerId))
-      .where(eq(cars.id, carId))
-      .for('update', { of: cars });
-    if (!row || row.sellerUserId !== userId) throw notFound('Car not found');
-    return row.car;
-  }
-
   /** The car's own estimate, stored with it (its neighbours follow through the refresh job). */
   private async estimate(tx: Transaction, car: CarRow): Promise<void> {
     const valuation = estimateMarketValue(car, await findComparables(tx, car));
@@ -327,7 +316,7 @@ export class ListingsService {
     else if (car.marketValueBasis === 'comparables') await tx.update(cars).set({ marketValue: null, marketValueBasis: null }).where(eq(cars.id, car.id));
   }
 
-  private async tellWatchers(tx: Transaction, car: CarRow, title: string, message: string): Promise<NotificationRows> {
+  private async tellWatchers(tx: Transaction, car: CarRow, event: NotificationEvent, title: string, message: string): Promise<NotificationRows> {
     const [seller] = await tx.select({ userId: sellers.userId }).from(sellers).where(eq(sellers.id, car.sellerId));
     const watchers = await tx
       .select({ userId: watchlist.userId })
@@ -335,7 +324,7 @@ export class ListingsService {
       .where(seller?.userId ? and(eq(watchlist.carId, car.id), ne(watchlist.userId, seller.userId)) : eq(watchlist.carId, car.id));
     return this.deps.notifications.create(
       tx,
-      watchers.map((w) => ({ userId: w.userId, type: 'system' as const, title, message, carId: car.id })),
+      watchers.map((w) => ({ userId: w.userId, type: 'system' as const, event, title, message, carId: car.id, ...(title === 'Price drop' ? {} : { delivery: false as const }) })),
     );
   }
 

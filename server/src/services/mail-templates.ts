@@ -94,3 +94,29 @@ export function searchAlertEmail(
     stableId,
   };
 }
+
+/**
+ * A notification by email (a bid, a question, an outbid, a batch of them): a button to the page,
+ * and one-click unsubscribe from this event's emails (RFC 8058) without signing in.
+ */
+export function notificationEmail(
+  to: string,
+  subject: string,
+  paragraphs: string[],
+  action: { label: string; url: string },
+  unsubscribe: { pageUrl: string; oneClickUrl: string; what: string },
+  stableId: string,
+): OutgoingMail {
+  const mail = compose(to, subject, paragraphs, action);
+  const footer = `You receive this because of your notification settings. Stop emails about ${unsubscribe.what}: ${unsubscribe.pageUrl}`;
+  return {
+    ...mail,
+    text: `${mail.text}\n\n${footer}`,
+    html: mail.html.replace(
+      '</body>',
+      `<p style="font-size:12px;color:#555">You receive this because of your notification settings. <a href="${escapeHtml(unsubscribe.pageUrl)}">Stop emails about ${escapeHtml(unsubscribe.what)}</a>.</p></body>`,
+    ),
+    headers: { 'List-Unsubscribe': `<${unsubscribe.oneClickUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    stableId,
+  };
+}

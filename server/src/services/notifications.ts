@@ -2,6 +2,7 @@ import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Database, Executor } from '../../../db/client.ts';
 import { notifications } from '../../../db/schema/index.ts';
 import type { NotificationType } from '@common/enums.ts';
+import type { NotificationEvent } from '@common/notifications.ts';
 import type { Notification } from '@common/schemas/notifications.ts';
 import { notFound } from '../lib/errors.ts';
 import type { EventBus } from '../lib/events.ts';
@@ -11,17 +12,32 @@ export type { Notification } from '@common/schemas/notifications.ts';
 export interface NewNotification {
   userId: number;
   type: NotificationType;
+  event: NotificationEvent;
   title: string;
   message: string;
   carId?: number | null;
+  /**
+   * What email and push need beyond the bell: the amount (a bid's, for a batch's "the highest"),
+   * when the auction ends (such a notice may beat quiet hours), the page to open (default: the
+   * car's), a channel served elsewhere (`email: false`: the order's or alert's own mail). `false`:
+   * in-app only, whatever the preferences (news that is none of the delivered events' own).
+   */
+  delivery?: false | { amount?: number | null; auctionEndsAt?: Date | null; url?: string; email?: false };
 }
 
 type NotificationRow = typeof notifications.$inferSelect;
+
+/** Email and push of notifications (services/notify/delivery.ts): notices written in the creating transaction, sent after. */
+export interface NotificationDeliveryHook {
+  record(tx: Executor, items: NewNotification[], notificationIds: number[]): Promise<void>;
+  wake(): void;
+}
 
 export function toNotification(row: NotificationRow): Notification {
   return {
     id: row.id,
     type: row.type,
+    event: row.event,
     title: row.title,
     message: row.message,
     timestamp: row.createdAt.toISOString(),
@@ -36,6 +52,8 @@ export class NotificationsService {
   constructor(
     private readonly db: Database,
     private readonly events: EventBus,
+    /** Email and push of what is created here (none in tests that build the service alone). */
+    private readonly delivery: NotificationDeliveryHook | null = null,
   ) {}
 
   /**
@@ -44,15 +62,18 @@ export class NotificationsService {
    */
   async create(tx: Executor, items: NewNotification[]): Promise<NotificationRow[]> {
     if (items.length === 0) return [];
-    return tx
+    const rows = await tx
       .insert(notifications)
-      .values(items.map((n) => ({ userId: n.userId, type: n.type, title: n.title, message: n.message, carId: n.carId ?? null })))
+      .values(items.map((n) => ({ userId: n.userId, type: n.type, event: n.event, title: n.title, message: n.message, carId: n.carId ?? null })))
       .returning();
+    await this.delivery?.record(tx, items, rows.map((row) => row.id));
+    return rows;
   }
 
   /** Pushes committed notifications to their owners, with each owner's fresh unread count. */
   async announce(rows: NotificationRow[]): Promise<void> {
     if (rows.length === 0) return;
+    this.delivery?.wake();
     // Every owner's count in one statement (an alert can tell hundreds at once), then published in order.
     const counts = await this.unreadCounts([...new Set(rows.map((row) => row.userId))]);
     for (const row of rows) {

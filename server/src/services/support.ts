@@ -130,7 +130,7 @@ export class SupportDesk {
   async reply(staff: Staff, ticketId: number, message: string): Promise<AdminTicket> {
     const text = message.trim();
     await this.db.transaction(async (tx) => {
-      const [ticket] = await tx.select().from(supportTickets).where(eq(supportTickets.id, ticketId)).for('update');
+      const [ticket] = await tx.select().from(supportTickets).where(eq(supportTickets.id, ticketId)).for('no key update');
       if (!ticket) throw notFound('Ticket not found');
       await tx.insert(supportTicketReplies).values({ ticketId, authorUserId: staff.userId, authorLabel: staff.email, message: text });
       await tx.update(supportTickets).set({ status: 'answered' }).where(eq(supportTickets.id, ticketId));

@@ -1,3 +1,5 @@
+import { useEffect, useRef, useState } from 'react';
+import { nextCountdownAnnouncement, type CountdownAnnouncerState } from '../../lib/live-announcements.ts';
 import { countdownView, extensionsText, timeLeftText, useSecondsLeft, useShowsExtended } from '../../lib/countdown.ts';
 import { formatDateTime } from '../../lib/relative-time.ts';
 import { ClockIcon } from './icons.tsx';
@@ -93,7 +95,7 @@ function AuctionCountdown({
   const view = countdownView(seconds ?? 0);
   const count = extensionsText(extensions);
   const state = view.ended ? 'ended' : view.urgent ? 'urgent' : 'running';
-  const announcement = view.ended ? 'Time is up: waiting for the result.' : extended ? 'A late bid extended the auction.' : view.urgent ? 'Less than 5 minutes left.' : '';
+  const announcement = useCountdownAnnouncement(seconds, extensions, size === 'lg');
 
   return (
     <div
@@ -128,10 +130,27 @@ function AuctionCountdown({
         </p>
       )}
       {size === 'lg' && (
-        <p className="sr-only" aria-live="polite">
+        <p className="sr-only" role="status" aria-atomic="true" data-testid={`${testId}-announcement`}>
           {announcement}
         </p>
       )}
     </div>
   );
+}
+
+/**
+ * What the big countdown says to screen readers: one minute left, thirty seconds left, each
+ * extension and the end (live-announcements.ts), never each second. The timer itself is
+ * `role="timer"`, which screen readers do not read out as it changes.
+ */
+function useCountdownAnnouncement(seconds: number | null, extensions: number, speaks: boolean): string {
+  const state = useRef<CountdownAnnouncerState>({ seconds: null, extensions });
+  const [said, setSaid] = useState('');
+  useEffect(() => {
+    if (!speaks || seconds === null) return;
+    const step = nextCountdownAnnouncement(state.current, seconds, extensions);
+    state.current = step.state;
+    if (step.say) setSaid(step.say);
+  }, [seconds, extensions, speaks]);
+  return said;
 }

@@ -95,7 +95,7 @@ export class AccountsAdmin {
   /** The "Verified seller" badge on every listing of the user's seller profile. */
   async verifySeller(staff: Staff, userId: number, reason: string): Promise<AdminUser> {
     return this.change(staff, userId, reason, async (tx, user) => {
-      const [seller] = await tx.select().from(sellers).where(eq(sellers.userId, user.id)).for('update');
+      const [seller] = await tx.select().from(sellers).where(eq(sellers.userId, user.id)).for('no key update');
       if (!seller) throw conflict(ErrorCode.NOT_A_SELLER);
       if (seller.verified) throw conflict(ErrorCode.ALREADY_VERIFIED);
       await tx.update(sellers).set({ verified: true }).where(eq(sellers.id, seller.id));
@@ -130,7 +130,7 @@ export class AccountsAdmin {
     apply: (tx: Transaction, user: UserRow, now: Date) => Promise<AccountMove>,
   ): Promise<AdminUser> {
     const change = await this.db.transaction(async (tx): Promise<AccountChange> => {
-      const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+      const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('no key update');
       if (!user) throw notFound('User not found');
       const now = this.clock.now();
       const result = await apply(tx, user, now);
@@ -158,7 +158,7 @@ async function moveSellersCars(tx: Transaction, userId: number, action: Extract<
     .from(cars)
     .where(and(inArray(cars.sellerId, sellerIdsOf(tx, userId)), which))
     .orderBy(cars.id)
-    .for('update');
+    .for('no key update');
   const moved: AccountChange['changedCars'] = [];
   for (const car of listed) {
     const { id, status } = await moveCar(tx, car, action, 'operator', { updatedAt: now });

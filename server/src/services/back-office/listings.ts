@@ -84,7 +84,7 @@ export class ListingModeration {
     },
   ): Promise<{ id: number; status: CarStatus }> {
     const { car, notified } = await this.db.transaction(async (tx) => {
-      const [found] = await tx.select().from(cars).where(eq(cars.id, carId)).for('update');
+      const [found] = await tx.select().from(cars).where(eq(cars.id, carId)).for('no key update');
       if (!found) throw notFound('Car not found');
       const move = decide(found);
       const now = this.clock.now();
@@ -95,7 +95,7 @@ export class ListingModeration {
         now,
       );
       const [seller] = await tx.select({ userId: sellers.userId }).from(sellers).where(eq(sellers.id, found.sellerId));
-      const notified = seller?.userId ? await this.notifications.create(tx, [{ userId: seller.userId, type: 'system', title: move.title, message: move.message, carId }]) : [];
+      const notified = seller?.userId ? await this.notifications.create(tx, [{ userId: seller.userId, type: 'system', event: 'moderation', title: move.title, message: move.message, carId }]) : [];
       return { car, notified };
     });
     this.events.publish('car.status', { carId: car.id, status: car.status });

@@ -1,10 +1,11 @@
 import { and, asc, count, eq, gte, inArray, isNotNull, lte, sql, sum, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../../db/client.ts';
 import { bids, orders, payments, supportTickets } from '../../../../db/schema/index.ts';
-import type { AdminOverview, LedgerEntry, LedgerKind, LedgerTotals } from '@common/schemas/admin.ts';
+import type { AdminOverview, DisputeCase, LedgerEntry, LedgerKind, LedgerTotals } from '@common/schemas/admin.ts';
 import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import type { OrderStatus } from '@common/order-lifecycle.ts';
 import { readOrder } from '../orders/order-views.ts';
+import { readDisputeDossier } from '../dossier/dossier-records.ts';
 
 const LEDGER_KINDS: LedgerKind[] = ['charge', 'payout', 'refund'];
 const DISPUTES_LIMIT = 100;
@@ -45,7 +46,7 @@ export class MoneyDesk {
   }
 
   /** Open disputes, the longest waiting first, each with its timeline (the parties' notes included). */
-  async disputes(): Promise<OrderWithEvents[]> {
+  async disputes(): Promise<DisputeCase[]> {
     const open = await this.db
       .select({ id: orders.id })
       .from(orders)
@@ -53,7 +54,8 @@ export class MoneyDesk {
       .orderBy(asc(orders.updatedAt), asc(orders.id))
       .limit(DISPUTES_LIMIT);
     const read = await Promise.all(open.map(({ id }) => readOrder(this.db, id)));
-    return read.filter((order): order is OrderWithEvents => order !== null);
+    const found = read.filter((order): order is OrderWithEvents => order !== null);
+    return Promise.all(found.map(async (order) => ({ ...order, dossier: await readDisputeDossier(this.db, order.id) })));
   }
 
   /**

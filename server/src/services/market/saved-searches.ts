@@ -182,7 +182,8 @@ export class SavedSearchesService {
       const why = reason === 'listed' ? `was just listed at ${formatUsd(car.price)}` : `dropped to ${formatUsd(car.price)}`;
       const rows = await this.deps.notifications.create(
         tx,
-        instant.map((m) => ({ userId: m.userId, type: 'system' as const, title: `New match: ${m.name}`, message: `The ${title} ${why}.`, carId: car.id })),
+        // The alert's own mail (below) is its email, with its per-search unsubscribe.
+        instant.map((m) => ({ userId: m.userId, type: 'system' as const, event: 'saved_search' as const, delivery: { email: false }, title: `New match: ${m.name}`, message: `The ${title} ${why}.`, carId: car.id })),
       );
       await this.deps.mailer.sendMany(
         instant.map((m) =>
@@ -237,7 +238,7 @@ export class SavedSearchesService {
           .from(savedSearches)
           .innerJoin(users, eq(users.id, savedSearches.userId))
           .where(eq(savedSearches.id, searchId))
-          .for('update', { of: savedSearches });
+          .for('no key update', { of: savedSearches });
         if (!search || search.alerts !== 'daily') return false;
         const pending = await tx
           .update(savedSearchMatches)

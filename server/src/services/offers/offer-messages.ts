@@ -1,3 +1,4 @@
+import { offerPath } from '@common/paths.ts';
 import { formatUsd } from '@common/pricing.ts';
 import type { OfferActor, OfferHistoryAction, OfferParty } from '@common/offer-lifecycle.ts';
 import type { NewNotification } from '../notifications.ts';
@@ -29,8 +30,12 @@ export function offerNotifications(news: OfferNews, record: OfferRecord): NewNot
   const who = (party: OfferActor) => (party === 'buyer' ? buyer.name : party === 'seller' ? seller.name : 'LuxeMotors');
   const until = formatDeadline(offer.expiresAt);
   const userOf = { buyer: buyer.id, seller: seller.userId } as const;
+  // Offers and counters are `offer_received`, delivered beyond the bell; what follows them stays in-app.
+  const delivered = news.action === 'offer' || news.action === 'counter';
   const to = (party: OfferParty, heading: string, text: string): NewNotification[] =>
-    userOf[party] === null ? [] : [{ userId: userOf[party]!, type: 'bid', title: heading, message: `${ref}: ${text}`, carId: car.id }];
+    userOf[party] === null
+      ? []
+      : [{ userId: userOf[party]!, type: 'bid', event: 'offer_received', title: heading, message: `${ref}: ${text}`, carId: car.id, delivery: delivered ? { amount: offer.amount, url: offerPath(offer.id) } : false }];
 
   switch (news.action) {
     case 'offer':

@@ -51,8 +51,8 @@ export class OfferTransitions {
   async lock(tx: Transaction, offerId: number): Promise<OfferRecord | null> {
     const [head] = await tx.select({ carId: offers.carId }).from(offers).where(eq(offers.id, offerId));
     if (!head) return null;
-    await tx.select({ id: cars.id }).from(cars).where(eq(cars.id, head.carId)).for('update');
-    const [record] = await selectOffers(tx, eq(offers.id, offerId)).for('update', { of: offers });
+    await tx.select({ id: cars.id }).from(cars).where(eq(cars.id, head.carId)).for('no key update');
+    const [record] = await selectOffers(tx, eq(offers.id, offerId)).for('no key update', { of: offers });
     return record ?? null;
   }
 
@@ -109,7 +109,7 @@ export class OfferTransitions {
    * caller's transaction, which holds the car's lock.
    */
   async declineOpenOffers(tx: Transaction, changes: OrderChanges, carId: number, reason: string): Promise<void> {
-    const open = await selectOffers(tx, and(eq(offers.carId, carId), eq(offers.status, 'open'))!).for('update', { of: offers });
+    const open = await selectOffers(tx, and(eq(offers.carId, carId), eq(offers.status, 'open'))!).for('no key update', { of: offers });
     for (const record of open) await this.move(tx, changes, record, 'decline', 'system', { reason });
   }
 }

@@ -235,7 +235,7 @@ export class OffersService {
       .from(cars)
       .innerJoin(sellers, eq(sellers.id, cars.sellerId))
       .where(eq(cars.id, carId))
-      .for('update', { of: cars });
+      .for('no key update', { of: cars });
     return car ?? null;
   }
 

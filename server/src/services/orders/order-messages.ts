@@ -43,7 +43,8 @@ export function orderMessages(news: OrderNews, record: OrderRecord, appUrl: stri
   const url = `${appUrl}${orderPath(order.id)}`;
   const deliver = (message: Message | null, userId: number | null, email: string | null, name: string) => {
     if (!message || userId === null) return;
-    notifications.push({ userId, type: 'system', title: message.title, message: message.text, carId: car.id });
+    // The order's own mail (below) is its email; push follows the preferences.
+    notifications.push({ userId, type: 'system', event: 'order_update', title: message.title, message: message.text, carId: car.id, delivery: { email: false, url: orderPath(order.id) } });
     if (message.email && email) mails.push(orderEmail(email, `${message.title}: ${ref}, ${title}`, [`Hello ${name},`, message.text], url));
   };
   deliver(toBuyer, buyer.id, buyer.email, buyer.name);

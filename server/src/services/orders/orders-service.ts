@@ -24,6 +24,7 @@ import { SimulatedBank, type PaymentProvider } from './payment-provider.ts';
 import { OrderPlacement, type NewOrder, type Party } from './placement.ts';
 import { OrderTransitions, STATUS_WORDS, moveOrderCar } from './transitions.ts';
 import { OfferTransitions } from '../offers/offer-transitions.ts';
+import { citedItems } from '../dossier/dossier-records.ts';
 import type { OrderActionBodies, PlaceOrder } from '@common/schemas/commerce.ts';
 import { ErrorCode } from '@common/error-codes.ts';
 
@@ -175,7 +176,11 @@ export class OrdersService {
             if (record.inspectionOver) {
               throw conflict(ErrorCode.DEADLINE_PASSED, 'The inspection period has ended, so the car counts as accepted', { status, deadline: record.order.inspectionEndsAt });
             }
-            record = await this.transitions.move(tx, changes, record, 'dispute', role, { ...by, note: input.reason! });
+            record = await this.transitions.move(tx, changes, record, 'dispute', role, {
+              ...by,
+              note: input.reason!,
+              set: { disputedItems: await citedItems(tx, orderId, input.items) },
+            });
             break;
           case 'cancel':
             record = await this.transitions.move(tx, changes, record, 'cancel', role, { ...by, note: input.reason ?? null });

@@ -14,6 +14,7 @@ import { readOrder, selectOrders } from './order-views.ts';
 import type { OrderTransitions } from './transitions.ts';
 import { carVisibleTo } from '@common/listing.ts';
 import { leadingBid } from '../leading-bid.ts';
+import { freezeCarDossier } from '../dossier/dossier-records.ts';
 import type { PlaceOrder } from '@common/schemas/commerce.ts';
 import { ErrorCode } from '@common/error-codes.ts';
 
@@ -56,7 +57,7 @@ export class OrderPlacement {
           .from(cars)
           .innerJoin(sellers, eq(sellers.id, cars.sellerId))
           .where(eq(cars.id, input.carId))
-          .for('update', { of: cars });
+          .for('no key update', { of: cars });
         if (!car || !carVisibleTo(car.status, { isSeller: false, isStaff: false })) throw notFound('Car not found');
         if (car.auctionEndsAt) throw conflict(ErrorCode.AUCTION_LISTING);
         if (car.status !== 'active') throw conflict(ErrorCode.CAR_NOT_AVAILABLE, undefined, { status: car.status });
@@ -91,7 +92,7 @@ export class OrderPlacement {
           .from(cars)
           .innerJoin(sellers, eq(sellers.id, cars.sellerId))
           .where(eq(cars.id, carId))
-          .for('update', { of: cars });
+          .for('no key update', { of: cars });
         if (!car || car.sellerUserId !== seller.userId) throw notFound('Car not found');
         if (car.auctionEndsAt && car.status === 'active') {
           throw conflict(ErrorCode.AUCTION_IN_PROGRESS, 'The auction is still running: the highest bid at the end wins');
@@ -136,6 +137,8 @@ export class OrderPlacement {
       );
     }
     const [seller] = await tx.select({ sellerId: cars.sellerId }).from(cars).where(eq(cars.id, input.carId));
+    // The dossier as it stands now is what this buyer inspects against, whatever the listing says later.
+    const frozen = await freezeCarDossier(tx, input.carId);
     let row;
     try {
       [row] = await tx
@@ -151,6 +154,8 @@ export class OrderPlacement {
           via: input.via,
           paymentDueAt: this.deps.deadlines.fromNow(PAYMENT_WINDOW_DAYS),
           inspectionDays: plan.guaranteeDays,
+          dossierSnapshot: frozen.snapshot,
+          snapshotHash: frozen.hash,
         })
         .returning();
     } catch (error) {

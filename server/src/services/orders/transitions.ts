@@ -44,8 +44,8 @@ export class OrderTransitions {
   async lock(tx: Transaction, orderId: number): Promise<OrderRecord | null> {
     const [head] = await tx.select({ carId: orders.carId }).from(orders).where(eq(orders.id, orderId));
     if (!head) return null;
-    await tx.select({ id: cars.id }).from(cars).where(eq(cars.id, head.carId)).for('update');
-    const [record] = await selectOrders(tx, eq(orders.id, orderId)).for('update', { of: orders });
+    await tx.select({ id: cars.id }).from(cars).where(eq(cars.id, head.carId)).for('no key update');
+    const [record] = await selectOrders(tx, eq(orders.id, orderId)).for('no key update', { of: orders });
     return record ?? null;
   }
 
@@ -94,7 +94,7 @@ export class OrderTransitions {
     const open = await selectOrders(
       tx,
       and(eq(orders.carId, carId), eq(orders.status, 'awaiting_payment'), except === undefined ? undefined : ne(orders.id, except))!,
-    ).for('update', { of: orders });
+    ).for('no key update', { of: orders });
     for (const order of open) await this.move(tx, changes, order, 'void', 'system', { note: reason });
   }
 }

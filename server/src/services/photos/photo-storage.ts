@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -10,18 +10,32 @@ import type { S3Client } from '@aws-sdk/client-s3';
 export interface PhotoStorage {
   /** Stores `body` under `key`; when it resolves, `url(key)` serves it. */
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** What is stored under `key`, or null when nothing is (files the app serves itself, such as documents). */
+  get(key: string): Promise<Buffer | null>;
   /** Removes what is stored under these keys; keys that hold nothing are fine. */
   remove(keys: string[]): Promise<void>;
   /** The public URL of `key`. */
   url(key: string): string;
 }
 
-/** Photos in `DATA_DIR/photos`, served by the app at `/media/photos/<key>`. */
+/**
+ * Photos in `DATA_DIR/photos`, served by the app at `/media/photos/<key>`; documents in
+ * `DATA_DIR/documents`, which nothing serves directly (the document route reads them).
+ */
 export class LocalPhotoStorage implements PhotoStorage {
   readonly root: string;
 
-  constructor(dataDir: string) {
-    this.root = resolve(dataDir, 'photos');
+  constructor(dataDir: string, folder: 'photos' | 'documents' = 'photos') {
+    this.root = resolve(dataDir, folder);
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
   }
 
   async put(key: string, body: Buffer, _contentType?: string): Promise<void> {
@@ -78,6 +92,17 @@ export class S3PhotoStorage implements PhotoStorage {
     );
   }
 
+  async get(key: string): Promise<Buffer | null> {
+    const { GetObjectCommand, NoSuchKey } = await import('@aws-sdk/client-s3');
+    try {
+      const answer = await (await this.client()).send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }));
+      return answer.Body ? Buffer.from(await answer.Body.transformToByteArray()) : null;
+    } catch (error) {
+      if (error instanceof NoSuchKey) return null;
+      throw error;
+    }
+  }
+
   async remove(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
     const { DeleteObjectsCommand } = await import('@aws-sdk/client-s3');
@@ -105,8 +130,16 @@ export class S3PhotoStorage implements PhotoStorage {
   }
 }
 
-export function createPhotoStorage(options: { dataDir: string; s3: S3Settings | null }): PhotoStorage {
-  return options.s3 ? new S3PhotoStorage(options.s3) : new LocalPhotoStorage(options.dataDir);
+export function createPhotoStorage(options: { dataDir: string; s3: S3Settings | null; folder?: 'photos' | 'documents' }): PhotoStorage {
+  return options.s3 ? new S3PhotoStorage(options.s3) : new LocalPhotoStorage(options.dataDir, options.folder);
+}
+
+/**
+ * Storage keys never used before, for one document of one car. In a bucket they sit under
+ * `documents/`, unguessable; the app serves them itself, with the headers a document needs.
+ */
+export function newDocumentKey(carId: number): string {
+  return `documents/cars/${carId}/${randomBytes(18).toString('base64url')}`;
 }
 
 /** Storage keys never used before, for one photo of one car. */

@@ -2,8 +2,20 @@ import { useId } from 'react';
 import { TextField } from '../../../components/ui/form-field.tsx';
 
 /** The account's email address (sign-in, sign-up, a reset link). */
-export function EmailField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
-  const id = useId();
+export function EmailField({
+  value,
+  onChange,
+  error = null,
+  id: givenId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | null;
+  /** The input's id, for a form that moves focus to it. */
+  id?: string;
+}) {
+  const ownId = useId();
+  const id = givenId ?? ownId;
   return (
     <TextField
       id={id}
@@ -15,6 +27,8 @@ export function EmailField({ value, onChange }: { value: string; onChange: (valu
       autoComplete="email"
       autoCapitalize="none"
       spellCheck={false}
+      error={error}
+      errorTestId="error-email"
       required
     />
   );

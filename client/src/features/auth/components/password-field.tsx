@@ -13,6 +13,7 @@ export function PasswordField({
   invalid = false,
   labelAside,
   name,
+  error = null,
 }: {
   id: string;
   label: string;
@@ -25,8 +26,12 @@ export function PasswordField({
   /** Shown at the end of the label row, e.g. the "Forgot password?" link. */
   labelAside?: ReactNode;
   name?: string;
+  /** A message about this field, tied to it (and marking it invalid) until it changes. */
+  error?: string | null;
 }) {
   const [shown, setShown] = useState(false);
+  const errorId = `${id}-error`;
+  const described = [error ? errorId : '', describedBy ?? ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <div className="split-row field__label-row">
@@ -48,8 +53,8 @@ export function PasswordField({
           autoCorrect="off"
           spellCheck={false}
           required
-          aria-describedby={describedBy}
-          aria-invalid={invalid || undefined}
+          aria-describedby={described}
+          aria-invalid={invalid || Boolean(error) || undefined}
         />
         <button
           type="button"
@@ -61,6 +66,11 @@ export function PasswordField({
           {shown ? <EyeOffIcon size={20} /> : <EyeIcon size={20} />}
         </button>
       </div>
+      {error && (
+        <p id={errorId} className="field__hint field__hint--error" data-testid={name ? `error-${name}` : undefined}>
+          {error}
+        </p>
+      )}
     </div>
   );
 }

@@ -15,6 +15,10 @@ export function PasswordWithConfirm({
   label = 'Password',
   confirmLabel = 'Confirm password',
   name = 'password',
+  passwordError = null,
+  confirmError = null,
+  passwordId: givenPasswordId,
+  confirmId: givenConfirmId,
 }: {
   password: string;
   confirm: string;
@@ -24,9 +28,17 @@ export function PasswordWithConfirm({
   confirmLabel?: string;
   /** The new password's form name ("password", "newPassword"). */
   name?: string;
+  /** Messages about the new password and its confirmation (a refused submit). */
+  passwordError?: string | null;
+  confirmError?: string | null;
+  /** The inputs' ids, for a form that moves focus to the first error. */
+  passwordId?: string;
+  confirmId?: string;
 }) {
-  const passwordId = useId();
-  const confirmId = useId();
+  const ownPasswordId = useId();
+  const ownConfirmId = useId();
+  const passwordId = givenPasswordId ?? ownPasswordId;
+  const confirmId = givenConfirmId ?? ownConfirmId;
   const checklistId = useId();
   const mismatchId = useId();
   const mismatch = confirmMismatch(password, confirm);
@@ -41,6 +53,7 @@ export function PasswordWithConfirm({
           onChange={onPassword}
           autoComplete="new-password"
           describedBy={checklistId}
+          error={passwordError}
         />
         <PasswordChecklist id={checklistId} password={password} />
       </div>
@@ -54,10 +67,10 @@ export function PasswordWithConfirm({
           autoComplete="new-password"
           toggleName="confirm password"
           describedBy={mismatchId}
-          invalid={mismatch}
+          invalid={mismatch || Boolean(confirmError)}
         />
         <p id={mismatchId} className="field__hint field__hint--error" aria-live="polite">
-          {mismatch ? PASSWORDS_DO_NOT_MATCH : ''}
+          {mismatch ? PASSWORDS_DO_NOT_MATCH : (confirmError ?? '')}
         </p>
       </div>
     </>

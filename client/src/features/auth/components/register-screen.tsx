@@ -5,39 +5,75 @@ import { TextField } from '../../../components/ui/form-field.tsx';
 import { useSubmission } from '../../../lib/use-submission.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { register } from '../api/auth-api.ts';
-import { newPasswordError } from '../lib/password-checklist.ts';
+import { newPasswordError, PASSWORDS_DO_NOT_MATCH } from '../lib/password-checklist.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { detailsByField } from '../../../lib/field-errors.ts';
 import { AuthCard, EmailSentCard } from './auth-card.tsx';
 import { EmailField } from './email-field.tsx';
 import { PasswordWithConfirm } from './password-with-confirm.tsx';
 import { ResendVerificationButton } from './resend-verification-button.tsx';
 import './auth.css';
 
+type RegisterField = 'name' | 'email' | 'password' | 'confirm';
+const FIELD_ORDER: readonly RegisterField[] = ['name', 'email', 'password', 'confirm'];
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** What is wrong with the form before it is sent, field by field (empty: nothing). */
+function registerProblems(name: string, email: string, password: string, confirm: string): Partial<Record<RegisterField, string>> {
+  const problems: Partial<Record<RegisterField, string>> = {};
+  if (!name.trim()) problems.name = 'Please enter your full name';
+  if (!email.trim()) problems.email = 'Please enter your email address';
+  else if (!EMAIL_SHAPE.test(email.trim())) problems.email = 'Enter an email address like name@example.com';
+  const passwordProblem = newPasswordError(password, confirm);
+  if (passwordProblem === PASSWORDS_DO_NOT_MATCH) problems.confirm = passwordProblem;
+  else if (passwordProblem) problems.password = passwordProblem;
+  return problems;
+}
+
 export function RegisterScreen() {
   useDocumentTitle('Sign Up');
   const nameId = useId();
+  const emailId = useId();
+  const passwordId = useId();
+  const confirmId = useId();
+  const ids: Record<RegisterField, string> = { name: nameId, email: emailId, password: passwordId, confirm: confirmId };
 
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const { submitting, error, setError, submit } = useSubmission();
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<RegisterField, string>>>({});
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
+
+  /** Shows the messages beside their fields and puts focus on the first of them. */
+  function showProblems(problems: Partial<Record<RegisterField, string>>): boolean {
+    setFieldErrors(problems);
+    const first = FIELD_ORDER.find((field) => problems[field]);
+    if (first) requestAnimationFrame(() => document.getElementById(ids[first])?.focus());
+    return first !== undefined;
+  }
+  /** A field's message goes as soon as it is edited. */
+  const edit = (field: RegisterField, set: (value: string) => void) => (value: string) => {
+    set(value);
+    if (fieldErrors[field]) setFieldErrors(({ [field]: _gone, ...rest }) => rest);
+  };
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitting) return;
-    if (!name.trim()) {
-      setError('Please enter your full name');
-      return;
-    }
-    const passwordProblem = newPasswordError(password, confirm);
-    if (passwordProblem) {
-      setError(passwordProblem);
-      return;
-    }
+    setError(null);
+    if (showProblems(registerProblems(name, email, password, confirm))) return;
     await submit(async () => {
       const address = email.trim();
-      await register({ name: name.trim(), email: address, password });
+      try {
+        await register({ name: name.trim(), email: address, password });
+      } catch (err) {
+        // The server's validation messages land beside the fields they are about.
+        const { fields, other } = detailsByField(err instanceof ApiError ? err.details : undefined, ['name', 'email', 'password'] as const);
+        if (showProblems(fields) && other.length === 0) return;
+        throw err;
+      }
       setRegisteredEmail(address);
     });
   }
@@ -80,12 +116,32 @@ export function RegisterScreen() {
     >
       {error && <Alert tone="error">{error}</Alert>}
 
-      <form className="auth-form" onSubmit={handleSubmit}>
-        <TextField id={nameId} label="Full name" name="name" value={name} onChange={setName} autoComplete="name" maxLength={100} required />
+      <form className="auth-form" onSubmit={handleSubmit} noValidate>
+        <TextField
+          id={nameId}
+          label="Full name"
+          name="name"
+          value={name}
+          onChange={edit('name', setName)}
+          error={fieldErrors.name}
+          errorTestId="error-name"
+          autoComplete="name"
+          maxLength={100}
+          required
+        />
 
-        <EmailField value={email} onChange={setEmail} />
+        <EmailField id={emailId} value={email} onChange={edit('email', setEmail)} error={fieldErrors.email} />
 
-        <PasswordWithConfirm password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} />
+        <PasswordWithConfirm
+          password={password}
+          confirm={confirm}
+          onPassword={edit('password', setPassword)}
+          onConfirm={edit('confirm', setConfirm)}
+          passwordId={passwordId}
+          confirmId={confirmId}
+          passwordError={fieldErrors.password}
+          confirmError={fieldErrors.confirm}
+        />
 
         <button type="submit" className="btn btn--primary btn--block btn--lg" disabled={submitting}>
           {submitting ? 'Creating account...' : 'Create Account'}

@@ -5,6 +5,7 @@ import type {
   AdminUser,
   AdminUsers,
   AuditEntry,
+  DisputeCase,
   AuditPage,
   AuditQuery,
   Disputes,
@@ -14,15 +15,19 @@ import type {
   LedgerQuery,
 } from '@common/schemas/admin.ts';
 import type { TicketStatus, UserRole } from '@common/back-office.ts';
+import type { ChatQueueFilter } from '@common/discussion.ts';
+import type { ChatMessage, ChatPage, ChatQueue, QueuedChatMessage, UserMute } from '@common/schemas/chat.ts';
+import { CHAT_PAGE_MAX } from '@common/schemas/commerce.ts';
 import type { CarDetail } from '@common/schemas/cars.ts';
 import type { OperatorAction } from '@common/order-lifecycle.ts';
-import type { Order, OrderWithEvents } from '@common/schemas/orders.ts';
+import type { Order } from '@common/schemas/orders.ts';
 import { api, type Download } from '../../../lib/api-client.ts';
 
 /** Calls of the contract's "Operator back office" (`/api/admin/*`). Every failure rejects with `ApiError`. */
 
 export type { AdminOverview, AdminTicket, AdminUser, AuditEntry, FlaggedBid, LedgerEntry, LedgerKind, LedgerTotals } from '@common/schemas/admin.ts';
-export type DisputedOrder = OrderWithEvents;
+export type DisputedOrder = DisputeCase;
+export type { ChatMessage, QueuedChatMessage, UserMute } from '@common/schemas/chat.ts';
 
 export function getOverview(signal?: AbortSignal): Promise<AdminOverview> {
   return api.get<AdminOverview>('/api/admin/overview', { signal });
@@ -84,6 +89,32 @@ export function replyToTicket(ticketId: number, message: string): Promise<unknow
 
 export async function getFlaggedBids(signal?: AbortSignal): Promise<FlaggedBid[]> {
   return (await api.get<FlaggedBids>('/api/admin/flagged-bids', { signal })).bids;
+}
+
+/** The moderation queue, oldest first: held messages, reported ones, or both (`filter` left out). */
+export async function getChatQueue(filter: ChatQueueFilter | undefined, signal?: AbortSignal): Promise<QueuedChatMessage[]> {
+  return (await api.get<ChatQueue>('/api/admin/chat', { query: { status: filter }, signal })).messages;
+}
+
+export type ModerationMove = 'approve' | 'remove';
+
+/** Approves (visible to all, pushed to the room) or removes (gone for everyone) a queued message. */
+export function moderateMessage(messageId: number, move: ModerationMove, reason: string): Promise<ChatMessage> {
+  return api.post<ChatMessage>(`/api/admin/chat/${messageId}/${move}`, { reason });
+}
+
+/** Keeps a user from posting, replying, voting and reporting for `hours`. */
+export function muteUser(userId: number, hours: number, reason: string): Promise<UserMute> {
+  return api.post<UserMute>(`/api/admin/users/${userId}/mute`, { reason, hours });
+}
+
+export function unmuteUser(userId: number, reason: string): Promise<UserMute> {
+  return api.post<UserMute>(`/api/admin/users/${userId}/unmute`, { reason });
+}
+
+/** A car's discussion as staff read it: held and removed messages included. */
+export async function getCarDiscussion(carId: number, signal?: AbortSignal): Promise<ChatMessage[]> {
+  return (await api.get<ChatPage>(`/api/chat/car/${carId}`, { query: { limit: CHAT_PAGE_MAX }, signal })).messages;
 }
 
 /** What the audit log can be filtered by (its paging, `before` and `limit`, comes apart). */

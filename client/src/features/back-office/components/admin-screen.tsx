@@ -10,6 +10,7 @@ import {
   ClipboardCheckIcon,
   GavelIcon,
   HeadsetIcon,
+  MessageIcon,
   UserIcon,
   WarningIcon,
   type IconProps,
@@ -28,6 +29,7 @@ import { DisputesSection } from './disputes-section.tsx';
 import { FlaggedBidsSection } from './flagged-bids-section.tsx';
 import { LedgerSection } from './ledger-section.tsx';
 import { ListingsSection } from './listings-section.tsx';
+import { ModerationSection } from './moderation-section.tsx';
 import { OverviewSection } from './overview-section.tsx';
 import { TicketsSection } from './tickets-section.tsx';
 import { UsersSection } from './users-section.tsx';
@@ -41,6 +43,7 @@ const SECTIONS: Record<AdminSection, { Icon: ComponentType<IconProps>; Section: 
   ledger: { Icon: BanknoteIcon, Section: LedgerSection },
   users: { Icon: UserIcon, Section: UsersSection },
   listings: { Icon: CarIcon, Section: ListingsSection },
+  moderation: { Icon: MessageIcon, Section: ModerationSection },
   tickets: { Icon: HeadsetIcon, Section: TicketsSection },
   'flagged-bids': { Icon: GavelIcon, Section: FlaggedBidsSection },
   audit: { Icon: ClipboardCheckIcon, Section: AuditSection },

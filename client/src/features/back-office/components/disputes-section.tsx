@@ -11,6 +11,7 @@ import { orderStatusLabel } from '../../../lib/order-status.ts';
 import { formatDateTime } from '../../../lib/relative-time.ts';
 import { getDisputes, resolveDispute, type DisputedOrder } from '../api/admin-api.ts';
 import { useConsoleResource } from '../hooks/console-access.ts';
+import { DisputeDossierView } from './dispute-dossier.tsx';
 import { ReasonDialog, type MoveWords } from './reason-dialog.tsx';
 import { ConsoleSection, ConsoleStatus, LoadedList, MoveButton, type SectionProps } from './section-parts.tsx';
 import './disputes-section.css';
@@ -129,6 +130,12 @@ function DisputeCard({ order, onDecide }: { order: DisputedOrder; onDecide: (out
           <blockquote>{opening.note}</blockquote>
           <figcaption>{ACTOR_LABELS[opening.actor]}&apos;s reason for the dispute</figcaption>
         </figure>
+      )}
+
+      {order.dossier ? (
+        <DisputeDossierView dossier={order.dossier} />
+      ) : (
+        <p className="muted">This order was placed before listings carried a dossier: there is no checklist to weigh.</p>
       )}
 
       <div className="dispute-card__history">

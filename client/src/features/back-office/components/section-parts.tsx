@@ -30,6 +30,10 @@ export const SECTION_HEADS: Record<AdminSection, { title: string; lead: string }
     title: 'Listings',
     lead: 'Find a listing by its number (the one in its address, /car/12) to hide it from the marketplace, or to put a hidden one back.',
   },
+  moderation: {
+    title: 'Moderation',
+    lead: 'Discussion messages held for contact or payment details, or by readers’ reports, and reported ones still shown, oldest first. Approve, remove or mute the author; each move is kept in the audit log with your reason.',
+  },
   tickets: {
     title: 'Tickets',
     lead: 'Requests sent from the Support page. Your reply is emailed to the person who asked and the ticket is marked answered.',

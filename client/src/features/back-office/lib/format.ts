@@ -15,9 +15,13 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'car.hide': 'Listing hidden',
   'car.restore': 'Listing restored',
   'ticket.reply': 'Ticket answered',
+  'chat.approve': 'Message approved',
+  'chat.remove': 'Message removed',
+  'user.mute': 'User muted',
+  'user.unmute': 'User unmuted',
 };
 
-export const TARGET_LABELS: Record<AuditTargetType, string> = { order: 'Order', user: 'User', car: 'Car', ticket: 'Ticket' };
+export const TARGET_LABELS: Record<AuditTargetType, string> = { order: 'Order', user: 'User', car: 'Car', ticket: 'Ticket', chat_message: 'Message' };
 
 /** Who did it: the operator's email, or `cli` for the command line on the server. */
 export const actorLabel = (actor: AuditEntry['actor']): string => (actor === 'cli' ? 'cli' : actor.email);

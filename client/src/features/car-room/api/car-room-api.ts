@@ -3,15 +3,18 @@ import { api } from '../../../lib/api-client.ts';
 import type { AuctionResult, BidPlaced, CarStatusEvent } from '@common/socket-events.ts';
 import type { CarBids, PlacedBid, RecordedBid, UserBids } from '@common/schemas/bids.ts';
 import type { CarDetail, Valuation } from '@common/schemas/cars.ts';
-import type { ChatMessage, ChatPage } from '@common/schemas/chat.ts';
+import type { CarQuestion, CarQuestions, ChatMessage, ChatPage, ChatRemoved, ChatReported, ChatUpdated, ChatVote, ReportChat } from '@common/schemas/chat.ts';
 import type { ChatMessageType } from '@common/enums.ts';
+import { CHAT_AUTHOR_TAGS, CHAT_MESSAGE_STATUSES, type ChatAuthorTag, type ChatMessageStatus } from '@common/discussion.ts';
 import type { OrderWithEvents, Order, Orders } from '@common/schemas/orders.ts';
 import { CAR_STATUSES, type CarStatus } from '@common/car-lifecycle.ts';
 
 export type { AuctionResult, BidPlaced } from '@common/socket-events.ts';
 export type { PlacedBid, RecordedBid } from '@common/schemas/bids.ts';
 export type { CarDetail, Review, Valuation } from '@common/schemas/cars.ts';
-export type { ChatMessage } from '@common/schemas/chat.ts';
+export type { CarQuestion, CarQuestions, ChatMessage, ChatRemoved, ChatUpdated, ChatVote, ReportChat } from '@common/schemas/chat.ts';
+export type { ChatAuthorTag, ChatReportReason } from '@common/discussion.ts';
+export { CHAT_REPORT_NOTE_MAX_LENGTH, CHAT_REPORT_REASONS, HELD_MESSAGE_NOTICE } from '@common/discussion.ts';
 export type { ChatMessageType } from '@common/enums.ts';
 export type { Order, OrderWithEvents } from '@common/schemas/orders.ts';
 export type { CarStatus } from '@common/car-lifecycle.ts';
@@ -46,8 +49,27 @@ export async function getChatMessages(
   return data.messages;
 }
 
-export function postChatMessage(carId: number, message: string, type: 'message' | 'question'): Promise<ChatMessage> {
-  return api.post<ChatMessage>('/api/chat', { carId, message, type });
+/** A message, or with `parentId` a reply to that top-level message. */
+export function postChatMessage(carId: number, message: string, type: 'message' | 'question', parentId?: number): Promise<ChatMessage> {
+  return api.post<ChatMessage>('/api/chat', { carId, message, type, ...(parentId !== undefined ? { parentId } : {}) });
+}
+
+/** Upvotes message `messageId` (again: counted once) or, with `on` false, takes the vote back. */
+export function voteOnMessage(messageId: number, on: boolean): Promise<ChatVote> {
+  const path = `/api/chat/${messageId}/upvote`;
+  return on ? api.post<ChatVote>(path) : api.delete<ChatVote>(path);
+}
+
+export function reportMessage(messageId: number, report: ReportChat): Promise<ChatReported> {
+  return api.post<ChatReported>(`/api/chat/${messageId}/report`, report);
+}
+
+/** `GET /api/cars/:id/questions`, also the key of a server-drawn car page's answer. */
+export const questionsPath = (carId: number) => `/api/cars/${carId}/questions`;
+
+/** The Seller Q&A: visible questions with the seller's answers, answered first, then newest first. */
+export async function getQuestions(carId: number, signal?: AbortSignal): Promise<CarQuestion[]> {
+  return (await api.get<CarQuestions>(questionsPath(carId), { signal })).questions;
 }
 
 /** Newest first. */
@@ -92,6 +114,9 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const isString = (v: unknown): v is string => typeof v === 'string';
 
+const isAuthorTag = (v: unknown): v is ChatAuthorTag => (CHAT_AUTHOR_TAGS as readonly unknown[]).includes(v);
+const isMessageStatus = (v: unknown): v is ChatMessageStatus => (CHAT_MESSAGE_STATUSES as readonly unknown[]).includes(v);
+
 export function toChatMessage(raw: unknown): ChatMessage | null {
   if (!isObject(raw) || !isInt(raw.id) || !isInt(raw.carId) || !isString(raw.message) || !isString(raw.timestamp)) return null;
   const type: ChatMessageType = raw.type === 'bid' || raw.type === 'question' ? raw.type : 'message';
@@ -104,7 +129,25 @@ export function toChatMessage(raw: unknown): ChatMessage | null {
     timestamp: raw.timestamp,
     role: raw.role === 'seller' ? 'seller' : null,
     type,
+    parentId: isInt(raw.parentId) ? raw.parentId : null,
+    replyCount: isInt(raw.replyCount) ? raw.replyCount : 0,
+    upvotes: isInt(raw.upvotes) ? raw.upvotes : 0,
+    upvotedByMe: raw.upvotedByMe === true,
+    authorTags: Array.isArray(raw.authorTags) ? raw.authorTags.filter(isAuthorTag) : [],
+    status: isMessageStatus(raw.status) ? raw.status : 'visible',
   };
+}
+
+/** `chat:updated`: `{carId, id, upvotes, replyCount}`, or null when malformed. */
+export function toChatUpdated(raw: unknown): ChatUpdated | null {
+  if (!isObject(raw) || !isInt(raw.carId) || !isInt(raw.id) || !isInt(raw.upvotes) || !isInt(raw.replyCount)) return null;
+  return { carId: raw.carId, id: raw.id, upvotes: raw.upvotes, replyCount: raw.replyCount };
+}
+
+/** `chat:removed`: `{carId, id}`, or null when malformed. */
+export function toChatRemoved(raw: unknown): ChatRemoved | null {
+  if (!isObject(raw) || !isInt(raw.carId) || !isInt(raw.id)) return null;
+  return { carId: raw.carId, id: raw.id };
 }
 
 export function toBid(raw: unknown): RecordedBid | null {

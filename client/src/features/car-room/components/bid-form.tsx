@@ -245,7 +245,8 @@ export function BidForm({
         </p>
       )}
 
-      <div aria-live="polite" className="bid-form__feedback-region">
+      {/* The outbid is said by BidAnnouncements (once per lead lost), not on every price it follows. */}
+      <div aria-live={outbid ? 'off' : 'polite'} className="bid-form__feedback-region">
         {shownFeedback && (
           <p
             className={`callout tone-${shownFeedback.tone} bid-form__feedback`}

@@ -15,10 +15,12 @@ import { formatRating } from '../lib/format.ts';
 import { carStatusNotice } from '../lib/car-status.ts';
 import { auctionView, currentMinimumBid, maximumBid, orderToShow, type CarRoom } from '../stores/car-room-merge.ts';
 import { ownCarKey, syncRoom, useCarRoomStore } from '../stores/car-room-store.ts';
+import { CarDossier } from './car-dossier.tsx';
 import { CarGallery } from './car-gallery.tsx';
 import { CarReviews } from './car-reviews.tsx';
 import { LiveDiscussion } from './live-discussion.tsx';
 import { PricingCard } from './pricing-card.tsx';
+import { SellerQuestions } from './seller-questions.tsx';
 import { PriceHistory, SoldResultNote } from '../../market/index.ts';
 import { ArrowLeftIcon, StarIcon, TagIcon } from './room-icons.tsx';
 import { Stars } from './stars.tsx';
@@ -148,6 +150,8 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
                 )}
               </section>
 
+              <CarDossier dossier={detail.dossier} />
+
               <section className="room-card seller-card" aria-labelledby={sellerId}>
                 <h2 id={sellerId} className="room-card__title">
                   Seller
@@ -173,6 +177,8 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
                 </p>
               </section>
 
+              <SellerQuestions questions={room.questions} loaded={room.questionsLoaded} failed={room.questionsFailed} />
+
               <CarReviews reviews={detail.reviews} />
             </div>
           </div>
@@ -195,6 +201,7 @@ function CarRoomView({ room, detail }: { room: CarRoom; detail: CarDetail }) {
             <PriceHistory carId={detail.id} />
             <LiveDiscussion
               carId={detail.id}
+              sellerUserId={detail.seller.userId}
               messages={room.messages}
               loaded={room.messagesLoaded}
               loadError={room.messagesError}

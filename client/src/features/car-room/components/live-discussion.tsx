@@ -1,30 +1,45 @@
-import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
+import { useShallow } from 'zustand/react/shallow';
 import { MessageIcon } from '../../../components/ui/icons.tsx';
-import { errorMessage } from '../../../lib/api-client.ts';
-import { formatDateTime, formatMessageTime } from '../../../lib/relative-time.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { CHAT_MESSAGE_MAX_LENGTH, type ChatMessage } from '../api/car-room-api.ts';
 import { countLabel } from '../../../lib/quantities.ts';
-import { sendChatMessage } from '../stores/car-room-store.ts';
+import { discussionRefusal } from '../lib/discussion-errors.ts';
+import { reportedKey, sendChatMessage, useCarRoomStore } from '../stores/car-room-store.ts';
+import { threadsOf } from '../stores/discussion-merge.ts';
+import type { DiscussionViewer } from './discussion-message.tsx';
+import { DiscussionThread } from './discussion-thread.tsx';
+import { ReportDialog } from './report-dialog.tsx';
 import { SendIcon } from './room-icons.tsx';
 import { useSessionDependent } from '../../../lib/use-hydrated.ts';
 
 /** How close to the end (px) still counts as "reading the newest messages". */
 const BOTTOM_SLACK_PX = 48;
 
+/** The ids of the messages `userId` has reported (none for a visitor). */
+function useReportedIds(userId: number | null, messages: readonly ChatMessage[]): ReadonlySet<number> {
+  const flags = useCarRoomStore(useShallow((s) => (userId === null ? [] : messages.map((m) => s.reported[reportedKey(userId, m.id)] === true))));
+  return useMemo(() => new Set(messages.filter((_, i) => flags[i]).map((m) => m.id)), [messages, flags]);
+}
+
 /**
- * Live Discussion (spec §2): the car's messages, history first and then live; anyone can read,
- * signed-in verified users can write. Text is rendered as text, never as HTML.
+ * Live Discussion (spec §2, contract v4): the car's messages, history first and then live, each
+ * top-level one with its replies under it; anyone can read, signed-in verified users can write,
+ * reply, upvote and report. Text is rendered as text, never as HTML. A held message is shown to
+ * its author only, with why.
  */
 export function LiveDiscussion({
   carId,
+  sellerUserId,
   messages,
   loaded,
   loadError,
 }: {
   carId: number;
+  /** The seller's account (null for a dealer listing without one). */
+  sellerUserId: number | null;
   messages: ChatMessage[];
   loaded: boolean;
   loadError: string | null;
@@ -38,8 +53,26 @@ export function LiveDiscussion({
   const userId = isAuthenticated && user ? user.id : null;
   const sessionDependent = useSessionDependent();
   const now = useNow(60_000);
+  const viewer: DiscussionViewer = useMemo(
+    () => ({ userId, canTakePart: userId !== null && Boolean(user?.email_verified), isSeller: userId !== null && userId === sellerUserId }),
+    [userId, user?.email_verified, sellerUserId],
+  );
+  const threads = useMemo(() => threadsOf(messages), [messages]);
+  const reportedIds = useReportedIds(userId, messages);
+  const [replyingTo, setReplyingTo] = useState<number | null>(null);
+  const [reporting, setReporting] = useState<ChatMessage | null>(null);
+  const [reportDone, setReportDone] = useState<string | null>(null);
 
   const listRef = useRef<HTMLDivElement>(null);
+  // The report dialog leaves the page as it closes, after it has tried to give focus back: once it
+  // has gone, focus goes to the Report button of the message it was about.
+  const focusReportButtonOf = useRef<number | null>(null);
+  useEffect(() => {
+    const id = focusReportButtonOf.current;
+    if (reporting !== null || id === null) return;
+    focusReportButtonOf.current = null;
+    listRef.current?.querySelector<HTMLElement>(`[data-message-id="${id}"] [data-testid="report-button"]`)?.focus();
+  }, [reporting]);
   const atBottom = useRef(true);
   const [draft, setDraft] = useState('');
   const [kind, setKind] = useState<'message' | 'question'>('message');
@@ -70,13 +103,27 @@ export function LiveDiscussion({
       setDraft('');
       setKind('message');
     } catch (error) {
-      setSendError(errorMessage(error));
+      setSendError(discussionRefusal(error));
     } finally {
       setSending(false);
     }
   }
 
   const from = `${location.pathname}${location.search}`;
+
+  /** Brings a reply just posted into view within the list (it may sit far above the newest message). */
+  function showPosted(message: ChatMessage) {
+    requestAnimationFrame(() => {
+      const list = listRef.current;
+      const item = list?.querySelector<HTMLElement>(`[data-message-id="${message.id}"]`);
+      if (!list || !item) return;
+      const top = item.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
+      const bottom = top + item.offsetHeight;
+      if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
+        list.scrollTop = Math.max(0, Math.min(top, bottom - list.clientHeight + BOTTOM_SLACK_PX / 2));
+      }
+    });
+  }
 
   return (
     <section className="room-card chat" aria-labelledby={titleId}>
@@ -100,36 +147,23 @@ export function LiveDiscussion({
         onScroll={onScroll}
         data-testid="chat-messages"
       >
-        {messages.length > 0 && (
+        {threads.length > 0 && (
           <ol className="chat__list">
-            {messages.map((m) => (
-              <li
-                key={m.id}
-                className={[
-                  'chat-msg',
-                  m.type === 'bid' ? 'chat-msg--bid' : '',
-                  m.role === 'seller' ? 'chat-msg--seller' : '',
-                  userId !== null && m.userId === userId ? 'chat-msg--mine' : '',
-                ]
-                  .filter(Boolean)
-                  .join(' ')}
-                data-testid="chat-message"
-              >
-                <div className="chat-msg__meta">
-                  <span className="chat-msg__author">{m.userName}</span>
-                  {m.role === 'seller' && (
-                    <span className="badge badge--seller tone-success" data-testid="seller-badge">
-                      Seller
-                    </span>
-                  )}
-                  {m.type === 'bid' && <span className="badge badge--bid">BID</span>}
-                  {m.type === 'question' && <span className="badge badge--question tone-info">Question</span>}
-                  <time className="chat-msg__time" dateTime={m.timestamp} title={formatDateTime(m.timestamp)}>
-                    {formatMessageTime(m.timestamp, now)}
-                  </time>
-                </div>
-                <p className="chat-msg__text">{m.message}</p>
-              </li>
+            {threads.map((thread) => (
+              <DiscussionThread
+                key={thread.message.id}
+                thread={thread}
+                viewer={viewer}
+                reportedIds={reportedIds}
+                replying={replyingTo === thread.message.id}
+                onReplyToggle={(open) => setReplyingTo(open ? thread.message.id : null)}
+                onReport={(message) => {
+                  setReportDone(null);
+                  setReporting(message);
+                }}
+                onPosted={showPosted}
+                now={now}
+              />
             ))}
           </ol>
         )}
@@ -194,11 +228,25 @@ export function LiveDiscussion({
             </button>
           </div>
           {sendError && (
-            <p className="field__hint field__hint--error" role="alert">
+            <p className="field__hint field__hint--error" role="alert" data-testid="chat-send-error">
               {sendError}
             </p>
           )}
         </form>
+      )}
+      <p className="chat__report-done" role="status" data-testid="report-done">
+        {reportDone}
+      </p>
+      {reporting && (
+        <ReportDialog
+          message={reporting}
+          onClose={() => {
+            // The dialog leaves the page as it closes: focus goes back to the message's Report button.
+            focusReportButtonOf.current = reporting.id;
+            setReporting(null);
+          }}
+          onReported={() => setReportDone('Thank you. Our moderators will look at this message.')}
+        />
       )}
       <p id={noteId} className="chat__note">
         <span className="live-dot" aria-hidden="true" />

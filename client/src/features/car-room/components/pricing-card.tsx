@@ -17,6 +17,7 @@ import type { AuctionView } from '../stores/car-room-merge.ts';
 import { recordPlacedOrder, syncRoom } from '../stores/car-room-store.ts';
 import { AuctionClock, AuctionOutcomePanel, useAuctionCloseWatch } from './auction-panel.tsx';
 import { BidForm } from './bid-form.tsx';
+import { BidAnnouncements } from './bid-announcements.tsx';
 import { MarketValue } from './market-value.tsx';
 import { TrophyIcon } from './room-icons.tsx';
 import { editListingPath, orderPath } from '@common/paths.ts';
@@ -138,6 +139,8 @@ export function PricingCard({
             <BidForm carId={detail.id} minimum={minimum} maximum={maximum} auction={auction !== null} highestBid={highestBid} />
           )}
 
+      {!notice && (!auction || running) && <BidAnnouncements highestBid={highestBid} userId={userId} leaderId={bids[0]?.userId ?? null} />}
+
       {bids.length > 0 && (
         <RecentBids
           bids={bids.slice(0, RECENT_BIDS_SHOWN)}
@@ -206,7 +209,8 @@ function RecentBids({ bids, leadLabel }: { bids: RecordedBid[]; leadLabel: strin
   // Bid times are the server's: age them on its clock, not on a device clock that may be off.
   const now = serverNow(useNow());
   return (
-    <section className="recent-bids" aria-labelledby={titleId}>
+    // A log a screen reader can read back, but silent as it grows: BidAnnouncements says the price, throttled.
+    <section className="recent-bids" aria-labelledby={titleId} role="log" aria-live="off">
       <h3 id={titleId} className="caps-label recent-bids__title">
         Recent bids
       </h3>

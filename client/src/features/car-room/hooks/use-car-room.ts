@@ -1,13 +1,19 @@
 import { useEffect, useMemo } from 'react';
 import { usePageAnswer, type PageAnswer } from '../../../lib/page-data.tsx';
-import { carDetailPath, type CarDetail } from '../api/car-room-api.ts';
-import { applyDetail, applyNotFound, emptyRoom, type CarRoom } from '../stores/car-room-merge.ts';
+import { carDetailPath, questionsPath, type CarDetail, type CarQuestions } from '../api/car-room-api.ts';
+import { applyDetail, applyNotFound, applyQuestions, emptyRoom, type CarRoom } from '../stores/car-room-merge.ts';
 import { closeRoom, openRoom, useCarRoomStore } from '../stores/car-room-store.ts';
 
-/** The room as a server-rendered page drew it: the car, or not found; undefined without an answer. */
-function roomFromPage(carId: number, answer: PageAnswer | undefined): CarRoom | undefined {
+/**
+ * The room as a server-rendered page drew it: the car (with its Seller Q&A when the page holds
+ * it), or not found; undefined without an answer.
+ */
+function roomFromPage(carId: number, answer: PageAnswer | undefined, questions: PageAnswer | undefined): CarRoom | undefined {
   if (!answer) return undefined;
-  if (answer.status === 200 && answer.data) return applyDetail(emptyRoom(carId), answer.data as CarDetail);
+  if (answer.status === 200 && answer.data) {
+    const room = applyDetail(emptyRoom(carId), answer.data as CarDetail);
+    return questions?.status === 200 && questions.data ? applyQuestions(room, (questions.data as CarQuestions).questions) : room;
+  }
   return answer.status === 404 || answer.status === 400 ? applyNotFound(emptyRoom(carId)) : undefined;
 }
 
@@ -18,7 +24,8 @@ function roomFromPage(carId: number, answer: PageAnswer | undefined): CarRoom | 
  */
 export function useCarRoom(carId: number | null): CarRoom | undefined {
   const answer = usePageAnswer(carId === null ? null : carDetailPath(carId));
-  const fromPage = useMemo(() => (carId === null ? undefined : roomFromPage(carId, answer)), [carId, answer]);
+  const questions = usePageAnswer(carId === null ? null : questionsPath(carId));
+  const fromPage = useMemo(() => (carId === null ? undefined : roomFromPage(carId, answer, questions)), [carId, answer, questions]);
   useEffect(() => {
     if (carId === null) return;
     openRoom(carId, fromPage);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedBid, CarDetail, ChatMessage, Order } from '../api/car-room-api.ts';
 import type { AuctionDetail } from '@common/schemas/cars.ts';
+import { EMPTY_DOSSIER } from '@common/schemas/dossier.ts';
 import { sampleOrder } from '../../../lib/order-fixture.ts';
+import { sampleMessage } from './message-fixture.ts';
 import {
   applyAuctionEnded,
   applyLateBid,
@@ -38,6 +40,7 @@ function detail(overrides: Partial<CarDetail> = {}): CarDetail {
     price: 200_000,
     marketValue: 210_000,
     marketValueBasis: 'reference',
+    dossier: EMPTY_DOSSIER,
     mileage: 3_000,
     condition: 'Excellent',
     images: [],
@@ -55,17 +58,7 @@ function detail(overrides: Partial<CarDetail> = {}): CarDetail {
   };
 }
 
-const message = (id: number, overrides: Partial<ChatMessage> = {}): ChatMessage => ({
-  id,
-  carId: CAR,
-  role: null,
-  userId: 1,
-  userName: 'Ann',
-  message: `message ${id}`,
-  timestamp: new Date(Date.UTC(2025, 0, 1, 12, 0, id)).toISOString(),
-  type: 'message',
-  ...overrides,
-});
+const message = (id: number, overrides: Partial<ChatMessage> = {}): ChatMessage => sampleMessage(id, CAR, overrides);
 
 const bid = (id: number, amount: number): RecordedBid => ({
   id,

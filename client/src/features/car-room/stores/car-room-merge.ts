@@ -3,7 +3,16 @@ import { minimumBid } from '@common/bid-rules.ts';
 import { isExtension, laterEnd } from '../../../lib/countdown.ts';
 import { isFinalOrderStatus } from '../../../lib/order-progress.ts';
 import { mergeOrderList } from '../../../lib/order-merge.ts';
-import type { AuctionResult, BidPlaced, RecordedBid, CarDetail, CarStatus, ChatMessage, Order } from '../api/car-room-api.ts';
+import type { AuctionResult, BidPlaced, RecordedBid, CarDetail, CarQuestion, CarStatus, ChatMessage, ChatUpdated, ChatVote, Order } from '../api/car-room-api.ts';
+import {
+  mergeMessages,
+  mergeQuestions,
+  updateMessageIn,
+  updateQuestionMessage,
+  withCounts,
+  withoutMessage,
+  withoutQuestionMessage,
+} from './discussion-merge.ts';
 
 /**
  * Pure state transitions of one car room. REST snapshots and pushed events are both merged by
@@ -20,11 +29,17 @@ export interface CarRoom {
   /** Why the detail could not be loaded (status 'error'). */
   error: string | null;
   detail: CarDetail | null;
-  /** Oldest first, unique by id. */
+  /** Oldest first, unique by id: top-level messages and their replies (threaded when shown). */
   messages: ChatMessage[];
   /** The first history page has been read (later reads ask only for what is newer). */
   messagesLoaded: boolean;
   messagesError: string | null;
+  /** The Seller Q&A: answered questions first, then newest first. */
+  questions: CarQuestion[];
+  /** The Q&A has been read (from the page or the API). */
+  questionsLoaded: boolean;
+  /** The last read of the Q&A failed (what it showed stays). */
+  questionsFailed: boolean;
   /** Newest first, unique by id. */
   bids: RecordedBid[];
   bidsLoaded: boolean;
@@ -59,6 +74,9 @@ export function emptyRoom(carId: number): CarRoom {
     messages: [],
     messagesLoaded: false,
     messagesError: null,
+    questions: [],
+    questionsLoaded: false,
+    questionsFailed: false,
     bids: [],
     bidsLoaded: false,
     currentBids: 0,
@@ -75,11 +93,6 @@ export function emptyRoom(carId: number): CarRoom {
   };
 }
 
-/** Messages in the order they were committed (ids are assigned in commit order). */
-export function compareMessages(a: ChatMessage, b: ChatMessage): number {
-  return a.id - b.id || a.timestamp.localeCompare(b.timestamp);
-}
-
 /** Newest bid first. */
 export function compareBidsNewestFirst(a: RecordedBid, b: RecordedBid): number {
   return b.id - a.id;
@@ -87,7 +100,7 @@ export function compareBidsNewestFirst(a: RecordedBid, b: RecordedBid): number {
 
 /**
  * `existing` plus the items of `incoming` it does not hold yet (by id), sorted by `order`.
- * Messages and bids never change once written, so a known id keeps its held copy.
+ * Bids never change once written, so a known id keeps its held copy.
  * Returns `existing` itself when nothing is new.
  */
 export function mergeById<T extends { id: number }>(
@@ -182,15 +195,77 @@ export function applyDetailError(room: CarRoom, message: string): CarRoom {
   return { ...room, status: 'error', error: message };
 }
 
-/** Messages from a history read (`fromHistory`) or pushed live. */
-export function applyMessages(room: CarRoom, messages: readonly ChatMessage[], fromHistory = false): CarRoom {
+/**
+ * Messages from a history read (`fromHistory`), pushed live, or the answer to the reader's own
+ * post (`personal`: it speaks for this reader, as a history read does). They also feed the
+ * Seller Q&A (a new question, the seller's answer).
+ */
+export function applyMessages(room: CarRoom, messages: readonly ChatMessage[], fromHistory = false, personal = fromHistory): CarRoom {
   const mine = messages.filter((m) => m.carId === room.carId);
-  const merged = mergeById(room.messages, mine, compareMessages);
+  const merged = mergeMessages(room.messages, mine, personal);
+  const questions = room.questionsLoaded ? mergeQuestions(room.questions, mine) : room.questions;
   const loaded = room.messagesLoaded || fromHistory;
-  if (merged === room.messages && loaded === room.messagesLoaded && (!fromHistory || room.messagesError === null)) {
+  if (merged === room.messages && questions === room.questions && loaded === room.messagesLoaded && (!fromHistory || room.messagesError === null)) {
     return room;
   }
-  return { ...room, messages: merged, messagesLoaded: loaded, messagesError: fromHistory ? null : room.messagesError };
+  return { ...room, messages: merged, questions, messagesLoaded: loaded, messagesError: fromHistory ? null : room.messagesError };
+}
+
+/**
+ * The latest page read again (after a reconnect): besides merging it, a message held within
+ * the page's range of ids that the page no longer holds has left the reader's view (removed or
+ * held while the connection was down).
+ */
+export function applyLatestMessages(room: CarRoom, page: readonly ChatMessage[]): CarRoom {
+  const next = applyMessages(room, page, true);
+  const mine = page.filter((m) => m.carId === room.carId);
+  if (mine.length === 0) return next;
+  const oldest = Math.min(...mine.map((m) => m.id));
+  const newest = Math.max(...mine.map((m) => m.id));
+  const present = new Set(mine.map((m) => m.id));
+  const gone = next.messages.filter((m) => m.id >= oldest && m.id <= newest && !present.has(m.id));
+  return gone.reduce((r, m) => applyMessageRemoved(r, m.id), next);
+}
+
+/** `GET /api/cars/:id/questions` (or the page's copy of it): the Q&A as the server has it now. */
+export function applyQuestions(room: CarRoom, questions: readonly CarQuestion[]): CarRoom {
+  const mine = questions.filter((q) => q.question.carId === room.carId);
+  return { ...room, questions: mergeQuestions(mine, room.messages.filter((m) => m.id > newestIdIn(mine))), questionsLoaded: true, questionsFailed: false };
+}
+
+/** A failed read of the Q&A: what it showed stays, and a Q&A never read says it could not be. */
+export function applyQuestionsError(room: CarRoom): CarRoom {
+  return room.questionsFailed ? room : { ...room, questionsFailed: true };
+}
+
+/** The newest message id a Q&A holds (questions and answers), 0 when empty. */
+function newestIdIn(questions: readonly CarQuestion[]): number {
+  return questions.reduce((max, q) => Math.max(max, q.question.id, ...q.answers.map((a) => a.id)), 0);
+}
+
+/** `chat:updated`: a message's upvotes and reply count as they are now. */
+export function applyChatUpdated(room: CarRoom, event: ChatUpdated): CarRoom {
+  if (event.carId !== room.carId) return room;
+  const change = (m: ChatMessage) => withCounts(m, { upvotes: event.upvotes, replyCount: event.replyCount });
+  return withMessageChange(room, event.id, change);
+}
+
+/** The answer to the reader's own vote: the count after it, and whether the reader's vote stands. */
+export function applyVote(room: CarRoom, vote: ChatVote): CarRoom {
+  return withMessageChange(room, vote.id, (m) => withCounts(m, { upvotes: vote.upvotes, upvotedByMe: vote.upvotedByMe }));
+}
+
+function withMessageChange(room: CarRoom, id: number, change: (m: ChatMessage) => ChatMessage): CarRoom {
+  const messages = updateMessageIn(room.messages, id, change);
+  const questions = updateQuestionMessage(room.questions, id, change);
+  return messages === room.messages && questions === room.questions ? room : { ...room, messages, questions };
+}
+
+/** `chat:removed` (held by reports, or removed by an operator): the message leaves the discussion and the Q&A. */
+export function applyMessageRemoved(room: CarRoom, id: number): CarRoom {
+  const messages = withoutMessage(room.messages, id);
+  const questions = withoutQuestionMessage(room.questions, id);
+  return messages === room.messages && questions === room.questions ? room : { ...room, messages, questions };
 }
 
 export function applyMessagesError(room: CarRoom, message: string): CarRoom {

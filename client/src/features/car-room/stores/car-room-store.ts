@@ -15,14 +15,21 @@ import {
   getChatMessages,
   getMyMaximum,
   getMyOrders,
+  getQuestions,
   placeBid,
   postChatMessage,
+  reportMessage,
+  voteOnMessage,
   toAuctionEnded,
   toBidPlaced,
   toCarStatus,
   toChatMessage,
+  toChatRemoved,
+  toChatUpdated,
   toPushedOrder,
   type ChatMessage,
+  type ChatVote,
+  type ReportChat,
   type Order,
   type OrderWithEvents,
   type PlacedBid,
@@ -34,13 +41,19 @@ import {
   applyBidTooLow,
   applyBids,
   applyCarStatus,
+  applyChatUpdated,
   applyDetail,
   applyDetailError,
   applyLateBid,
+  applyLatestMessages,
+  applyMessageRemoved,
   applyMessages,
   applyMessagesError,
   applyMyOrders,
   applyNotFound,
+  applyQuestions,
+  applyQuestionsError,
+  applyVote,
   applyViewers,
   emptyRoom,
   lastMessageId,
@@ -59,15 +72,18 @@ export interface CarRoomStoreState {
   ownCars: Record<string, true>;
   /** `${userId}:${carId}` → the user's maximum for the car (proxy bid), private to them. */
   myMaxes: Record<string, number>;
+  /** `${userId}:${messageId}` for messages the user has reported (here, or refused as already reported). */
+  reported: Record<string, true>;
 }
 
-export const useCarRoomStore = create<CarRoomStoreState>()(() => ({ rooms: {}, ownCars: {}, myMaxes: {} }));
+export const useCarRoomStore = create<CarRoomStoreState>()(() => ({ rooms: {}, ownCars: {}, myMaxes: {}, reported: {} }));
 
 function recordMyMaximum(userId: number, carId: number, maxAmount: number): void {
   useCarRoomStore.setState((state) => ({ myMaxes: { ...state.myMaxes, [ownCarKey(userId, carId)]: maxAmount } }));
 }
 
 export const ownCarKey = (userId: number, carId: number) => `${userId}:${carId}`;
+export const reportedKey = (userId: number, messageId: number) => `${userId}:${messageId}`;
 
 const CHAT_CATCH_UP_MAX_PAGES = 50;
 const CHAT_HISTORY_FAILED = 'Could not load the discussion.';
@@ -100,6 +116,14 @@ function listen(): void {
   socket.on('chat:message', (raw: unknown) => {
     const message = toChatMessage(raw);
     if (message) updateRoom(message.carId, (r) => applyMessages(r, [message]));
+  });
+  socket.on('chat:updated', (raw: unknown) => {
+    const event = toChatUpdated(raw);
+    if (event) updateRoom(event.carId, (r) => applyChatUpdated(r, event));
+  });
+  socket.on('chat:removed', (raw: unknown) => {
+    const event = toChatRemoved(raw);
+    if (event) updateRoom(event.carId, (r) => applyMessageRemoved(r, event.id));
   });
   socket.on('bid:placed', (raw: unknown) => {
     const event = toBidPlaced(raw);
@@ -202,7 +226,11 @@ async function syncDetail(carId: number): Promise<void> {
   }
 }
 
-/** First read: the latest page. Later reads: everything after the newest held message, page by page. */
+/**
+ * First read: the latest page. Later reads (a reconnect): everything after the newest held
+ * message, page by page, then the latest page again for what changed while away (votes, reply
+ * counts, messages removed or held by reports).
+ */
 async function syncChat(carId: number): Promise<void> {
   try {
     const room = roomOf(carId);
@@ -219,8 +247,21 @@ async function syncChat(carId: number): Promise<void> {
       if (batch.length < CHAT_PAGE_MAX || !roomOf(carId)) break;
       after = batch[batch.length - 1]!.id;
     }
+    if (!roomOf(carId)) return;
+    const latest = await getChatMessages(carId, { limit: CHAT_INITIAL_LIMIT });
+    updateRoom(carId, (r) => applyLatestMessages(r, latest));
   } catch (error) {
     if (!isAbortError(error)) updateRoom(carId, (r) => applyMessagesError(r, failureText(error, CHAT_HISTORY_FAILED)));
+  }
+}
+
+async function syncQuestions(carId: number): Promise<void> {
+  try {
+    const questions = await getQuestions(carId);
+    updateRoom(carId, (r) => applyQuestions(r, questions));
+  } catch (error) {
+    // The Q&A keeps what it showed (the page's copy, live answers); it is read again on reconnect.
+    if (!isAbortError(error)) updateRoom(carId, applyQuestionsError);
   }
 }
 
@@ -261,9 +302,9 @@ export function refreshDetail(carId: number): Promise<void> {
   return syncDetail(carId);
 }
 
-/** Re-reads the detail (counters, status), the discussion since the last known message, the bids and the user's orders and maximum. */
+/** Re-reads the detail (counters, status), the discussion since the last known message, the Seller Q&A, the bids and the user's orders and maximum. */
 export async function syncRoom(carId: number): Promise<void> {
-  await Promise.all([syncDetail(carId), syncChat(carId), syncBids(carId), syncMyOrders(carId), syncMyMaximum(carId)]);
+  await Promise.all([syncDetail(carId), syncChat(carId), syncQuestions(carId), syncBids(carId), syncMyOrders(carId), syncMyMaximum(carId)]);
 }
 
 async function syncMyMaximum(carId: number): Promise<void> {
@@ -279,11 +320,39 @@ async function syncMyMaximum(carId: number): Promise<void> {
 
 // ── Commands ─────────────────────────────────────────────────────────────────────────────────
 
-/** Posts a message; it shows at once (the live echo merges into it by id). Throws ApiError. */
-export async function sendChatMessage(carId: number, text: string, type: 'message' | 'question'): Promise<ChatMessage> {
-  const message = await postChatMessage(carId, text, type);
-  updateRoom(carId, (r) => applyMessages(r, [message]));
+/**
+ * Posts a message, or with `parentId` a reply to that message; it shows at once (the live echo
+ * merges into it by id), a held one only to its author. Throws ApiError.
+ */
+export async function sendChatMessage(carId: number, text: string, type: 'message' | 'question', parentId?: number): Promise<ChatMessage> {
+  const message = await postChatMessage(carId, text, type, parentId);
+  updateRoom(carId, (r) => applyMessages(r, [message], false, true));
   return message;
+}
+
+/** Upvotes a message (`on`) or takes the vote back; the count shown is the server's answer. Throws ApiError. */
+export async function voteOn(carId: number, messageId: number, on: boolean): Promise<ChatVote> {
+  const vote = await voteOnMessage(messageId, on);
+  updateRoom(carId, (r) => applyVote(r, vote));
+  return vote;
+}
+
+/**
+ * Reports a message for the moderators. Throws ApiError; a 409 ALREADY_REPORTED marks it as
+ * reported all the same (the report stands), so the screen stops offering it.
+ */
+export async function reportChatMessage(messageId: number, report: ReportChat): Promise<void> {
+  const userId = signedInUserId();
+  const markReported = () => {
+    if (userId !== null) useCarRoomStore.setState((state) => ({ reported: { ...state.reported, [reportedKey(userId, messageId)]: true } }));
+  };
+  try {
+    await reportMessage(messageId, report);
+    markReported();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === ErrorCode.ALREADY_REPORTED) markReported();
+    throw error;
+  }
 }
 
 /**

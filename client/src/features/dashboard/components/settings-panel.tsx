@@ -1,5 +1,6 @@
 import { Suspense, type ComponentType, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { PAGES } from '@common/paths.ts';
 import { BellIcon, CardIcon, LockIcon, UserIcon, type IconProps } from '../../../components/ui/icons.tsx';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { TwoFactorSettings } from '../../auth/index.ts';
@@ -56,8 +57,8 @@ export function SettingsPanel({ onEditProfile }: { onEditProfile: () => void }) 
         <SettingsTile Icon={LockIcon} title="Security" link={{ to: '/forgot-password', label: 'Change Password' }}>
           Change your password with a secure link sent to your email. Every device will need to sign in again.
         </SettingsTile>
-        <SettingsTile Icon={BellIcon} title="Notifications">
-          Bids, messages and order updates arrive in the bell at the top of every page. Email preferences are coming soon.
+        <SettingsTile Icon={BellIcon} title="Notifications" link={{ to: PAGES.notificationSettings, label: 'Notification Settings' }}>
+          Choose what reaches you in the app, by email and as push notifications on your devices, and set quiet hours.
         </SettingsTile>
         <SettingsTile Icon={CardIcon} title="Payment Methods" link={{ to: '/escrow', label: 'How Escrow Works' }}>
           Purchases are paid into escrow for each order, so no card is stored on your account.

@@ -5,6 +5,7 @@ import { addNotification, applySnapshot, markRead, revertRead, type Notification
 const n = (id: number, read = false): AppNotification => ({
   id,
   type: 'bid',
+  event: 'bid_received',
   title: `Title ${id}`,
   message: `Message ${id}`,
   timestamp: new Date(Date.UTC(2025, 0, 1, 0, 0, id)).toISOString(),

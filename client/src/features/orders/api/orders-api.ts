@@ -1,4 +1,5 @@
 import type { OrderActionBodies } from '@common/schemas/commerce.ts';
+import type { Inspection, InspectionEdit } from '@common/schemas/dossier.ts';
 import type { OrderWithEvents } from '@common/schemas/orders.ts';
 import { isOrderStatus, type PartyAction } from '@common/order-lifecycle.ts';
 import { api } from '../../../lib/api-client.ts';
@@ -37,3 +38,15 @@ export function toPushedOrder(raw: unknown): OrderWithEvents | null {
   return order as unknown as OrderWithEvents;
 }
 
+
+export type { Inspection, InspectionEdit, InspectionItem } from '@common/schemas/dossier.ts';
+
+/** The checklist of the dossier frozen into the order, with the buyer's marks (parties and staff). */
+export function getInspection(orderId: number, signal?: AbortSignal): Promise<Inspection> {
+  return api.get<Inspection>(`/api/orders/${orderId}/inspection`, { signal });
+}
+
+/** The buyer's marks (only in `inspection`); items left out keep theirs. Answers the checklist. */
+export function saveInspection(orderId: number, body: InspectionEdit): Promise<Inspection> {
+  return api.put<Inspection>(`/api/orders/${orderId}/inspection`, body);
+}

@@ -19,6 +19,8 @@ import {
   type ShipmentValues,
 } from '../lib/action-forms.ts';
 import type { ActionRunner } from '../hooks/use-action-runner.ts';
+import { itemsNotAsDescribed } from '../lib/inspection.ts';
+import { hasUnsavedMarks, saveMarks, useInspectionStore } from '../stores/inspection-store.ts';
 
 /** What each move's form is given by the dialog around it. */
 export interface ActionFormProps {
@@ -212,18 +214,59 @@ function useReason(check: (reason: string) => string | null) {
   return { id, reason, problem, accept, change, count: charCount(reason.trim()) };
 }
 
-export function DisputeForm({ runner, error, onDone }: ActionFormProps) {
+export function DisputeForm({ order, runner, error, onDone }: ActionFormProps) {
   const field = useReason(disputeReasonError);
-  const busy = runner.pending === 'dispute';
+  const entry = useInspectionStore((s) => s.entries[order.id]);
+  const cited = entry?.inspection ? itemsNotAsDescribed(entry.inspection, entry.marks) : [];
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const busy = runner.pending === 'dispute' || Boolean(entry?.saving);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!field.accept()) return;
-    if (await runner.run('dispute', { reason: field.reason.trim() })) onDone();
+    setSaveError(null);
+    // The checklist goes first, so the dispute and the marks the escrow team reads agree.
+    if (hasUnsavedMarks(entry) && !(await saveMarks(order.id))) {
+      setSaveError(useInspectionStore.getState().entries[order.id]?.error ?? 'Your checklist could not be saved.');
+      return;
+    }
+    const items = cited.map((item) => item.itemId);
+    if (await runner.run('dispute', { reason: field.reason.trim(), ...(items.length > 0 ? { items } : {}) })) onDone();
   }
 
   return (
-    <DialogForm onSubmit={submit} error={error} submitLabel="Open Dispute" busyLabel="Opening dispute..." busy={busy} cancelLabel="Not Now" onCancel={onDone} danger>
+    <DialogForm
+      onSubmit={submit}
+      error={saveError ?? error}
+      submitLabel="Open Dispute"
+      busyLabel="Opening dispute..."
+      busy={busy}
+      cancelLabel="Not Now"
+      onCancel={onDone}
+      danger
+    >
+      {cited.length > 0 ? (
+        <div className="dispute-cited" data-testid="dispute-cited">
+          <p className="field__label">
+            The dispute cites {cited.length === 1 ? 'the item' : `the ${cited.length} items`} you found not as described:
+          </p>
+          <ul>
+            {cited.map((item) => (
+              <li key={item.itemId}>
+                {item.text}
+                {entry?.marks[item.itemId]?.note.trim() && <span className="dispute-cited__note">{entry.marks[item.itemId]!.note.trim()}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        entry?.inspection &&
+        entry.inspection.items.length > 0 && (
+          <p className="muted" data-testid="dispute-no-items">
+            No item of the checklist is marked not as described. Mark the items in the checklist to cite them.
+          </p>
+        )
+      )}
       <TextAreaField
         id={field.id}
         label="What is wrong with the car?"

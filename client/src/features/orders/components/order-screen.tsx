@@ -12,6 +12,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import type { OrderWithEvents } from '../api/orders-api.ts';
 import { orderDeadline, type RunningDeadline } from '../lib/deadline.ts';
 import { closeOrder, openOrder, syncOrder, useOrderStore, type OrderEntry } from '../stores/order-store.ts';
+import { InspectionChecklist } from './inspection-checklist.tsx';
 import { OrderActions } from './order-actions.tsx';
 import { OrderRecords, OrderSummary } from './order-details.tsx';
 import { OrderTimeline } from './order-timeline.tsx';
@@ -106,6 +107,11 @@ function OrderView({ order, role }: { order: OrderWithEvents; role: OrderRole })
             {deadline && <DeadlineCountdown deadline={deadline} />}
             <OrderActions order={order} role={role} onMoved={focusNextStep} />
           </section>
+          {order.status !== 'cancelled' && (
+            <div className="order-grid__checklist">
+              <InspectionChecklist order={order} role={role} />
+            </div>
+          )}
           <div className="order-grid__side">
             <OrderSummary order={order} />
           </div>

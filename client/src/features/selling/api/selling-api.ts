@@ -1,4 +1,5 @@
 import type { CarDetail, Gallery } from '@common/schemas/cars.ts';
+import type { DocumentFields, DossierDocument, DossierEdit } from '@common/schemas/dossier.ts';
 import { api, type UploadOptions } from '../../../lib/api-client.ts';
 import type { ListingEdit, NewListing } from '../lib/listing-form.ts';
 
@@ -37,4 +38,18 @@ export function removePhoto(carId: number, index: number): Promise<Gallery> {
 /** `order` lists every current position once, the new first photo first. */
 export function reorderPhotos(carId: number, order: number[]): Promise<Gallery> {
   return api.put<Gallery>(`/api/cars/${carId}/images/order`, { order });
+}
+
+/** `PUT /api/cars/:id/dossier`: each list given replaces the old one; answers the car. */
+export function saveDossier(carId: number, dossier: DossierEdit): Promise<CarDetail> {
+  return api.put<CarDetail>(`/api/cars/${carId}/dossier`, dossier);
+}
+
+/** Adds one document (its kind and title go with it), reporting upload progress. */
+export function uploadDocument(carId: number, file: File, fields: DocumentFields, options: UploadOptions = {}): Promise<DossierDocument> {
+  return api.upload<DossierDocument>(`/api/cars/${carId}/documents`, 'file', file, { ...options, fields: { kind: fields.kind, title: fields.title } });
+}
+
+export function removeDocument(carId: number, documentId: number): Promise<unknown> {
+  return api.delete<unknown>(`/api/cars/${carId}/documents/${documentId}`);
 }

@@ -15,6 +15,7 @@ import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-us
 import { useResource } from '../../../lib/use-resource.ts';
 import { getListing, publishListing, type CarDetail } from '../api/selling-api.ts';
 import { EditListingDetails } from './edit-listing-details.tsx';
+import { EditListingDocuments, EditListingDossier } from './edit-listing-dossier.tsx';
 import { EditListingPhotos } from './edit-listing-photos.tsx';
 import { UnverifiedSellerNotice } from './unverified-seller-notice.tsx';
 import { WithdrawListingDialog } from './withdraw-listing-dialog.tsx';
@@ -150,6 +151,8 @@ function EditListingView({ car, user, onCar }: { car: CarDetail; user: SessionUs
         <div className="edit-listing__main">
           <EditListingDetails key={`${car.id}`} car={car} locked={locked} onSaved={onCar} onRefused={onRefused} />
           <EditListingPhotos car={car} locked={locked} onCar={onCar} refresh={refresh} onRefused={onRefused} />
+          <EditListingDocuments car={car} locked={locked} refresh={refresh} onRefused={onRefused} />
+          <EditListingDossier key={`dossier-${car.id}`} car={car} locked={locked} onSaved={onCar} onRefused={onRefused} />
         </div>
 
         <aside className="edit-listing__aside" aria-label="Listing status and actions">

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { CheckIcon } from '../../../components/ui/icons.tsx';
 import type { PublishFlow } from '../hooks/use-publish-listing.ts';
+import { documentStatusText } from './documents-field.tsx';
 import { UploadList } from './upload-list.tsx';
 
 type StepState = 'waiting' | 'active' | 'done' | 'failed';
@@ -38,10 +39,12 @@ export function SellPublishStep({
   onBackToPreview: () => void;
   onRetryCreate: () => void;
 }) {
-  const { phase, draftId, uploads, error } = flow;
+  const { phase, draftId, uploads, documents, error } = flow;
+  const dossierState: StepState =
+    phase === 'documents' || phase === 'dossier' ? 'active' : phase === 'uploading' || phase === 'finishing' || phase === 'finish-failed' ? 'done' : 'waiting';
   const { summary } = uploads;
   const uploadState: StepState =
-    draftId === null ? 'waiting' : summary.complete ? 'done' : summary.failed > 0 && summary.active === 0 ? 'failed' : 'active';
+    draftId === null || phase === 'documents' || phase === 'dossier' ? 'waiting' : summary.complete ? 'done' : summary.failed > 0 && summary.active === 0 ? 'failed' : 'active';
   return (
     <section className="card sell-card sell-publish" aria-labelledby={`${idBase}-publish-title`} data-testid="publish-panel">
       <h2 id={`${idBase}-publish-title`} ref={headingRef} tabIndex={-1} className="sell-section-head__title">
@@ -52,6 +55,20 @@ export function SellPublishStep({
           state={phase === 'creating' ? 'active' : phase === 'create-failed' ? 'failed' : draftId !== null ? 'done' : 'waiting'}
           label="Saving your listing"
         />
+        <PublishStep
+          state={dossierState}
+          label={documents.documents.length === 0 ? 'Saving the dossier' : `Uploading documents and saving the dossier (${documents.documents.filter((d) => d.uploaded).length} of ${documents.documents.length})`}
+        >
+          {documents.documents.length > 0 && (
+            <ul className="publish-documents" aria-label="Document uploads">
+              {documents.documents.map((d) => (
+                <li key={d.key} data-testid="publish-document" data-status={d.status}>
+                  {d.title} · {documentStatusText(d, false)}
+                </li>
+              ))}
+            </ul>
+          )}
+        </PublishStep>
         <PublishStep
           state={uploadState}
           label={summary.total === 0 ? 'No photos to upload' : `Uploading photos (${summary.done} of ${summary.total})`}

@@ -4,8 +4,10 @@ import { PageHero } from '../../../components/ui/page-hero.tsx';
 import type { SessionUser } from '../../../lib/session-store.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { useRefreshUnverifiedUser } from '../../../lib/use-refresh-unverified-user.ts';
+import { useDossierForm } from '../hooks/use-dossier-form.ts';
 import { useListingForm } from '../hooks/use-listing-form.ts';
 import { usePublishListing } from '../hooks/use-publish-listing.ts';
+import { EMPTY_DOSSIER } from '../lib/dossier-form.ts';
 import { defaultAuctionEnd, EMPTY_LISTING, LISTING_FIELDS, toNewListing, type ListingField } from '../lib/listing-form.ts';
 import { SellDetailsStep } from './sell-details-step.tsx';
 import { SellPreviewStep } from './sell-preview-step.tsx';
@@ -29,6 +31,14 @@ export function SellScreen() {
  * go up one by one in the chosen order, and the draft is published and opened. A draft left
  * half-way waits in the dashboard's My Listings.
  */
+/** After a refused submit, the cursor goes to the first dossier field that says why. */
+function focusFirstDossierProblem() {
+  requestAnimationFrame(() => {
+    const invalid = document.querySelector<HTMLElement>('.dossier-fields [aria-invalid="true"]');
+    invalid?.focus();
+  });
+}
+
 function SellFlow({ user }: { user: SessionUser }) {
   const idBase = useId();
   const titleId = useId();
@@ -43,6 +53,9 @@ function SellFlow({ user }: { user: SessionUser }) {
     onValueChange: (next, field, value, previous) =>
       field === 'saleType' && value === 'auction' && !previous.auctionEnds ? { ...next, auctionEnds: defaultAuctionEnd() } : next,
   });
+  const year = /^\s*\d{4}\s*$/.test(form.values.year) ? Number(form.values.year) : null;
+  // The VIN is checked against the make and year as typed above it.
+  const dossier = useDossierForm({ initial: () => EMPTY_DOSSIER, car: { make: form.values.make.trim(), year } });
   const flow = usePublishListing();
   const [formError, setFormError] = useState<string | null>(null);
   const [pickProblems, setPickProblems] = useState<string[]>([]);
@@ -65,15 +78,19 @@ function SellFlow({ user }: { user: SessionUser }) {
   function toPreview(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
-    if (form.submit().valid) go('preview');
+    const listingValid = form.submit().valid;
+    const dossierValid = dossier.submit();
+    if (listingValid && dossierValid) go('preview');
+    else if (listingValid) focusFirstDossierProblem();
   }
 
   async function publish() {
     if (!verified || flow.busy) return;
     go('publish');
-    const refusal = await flow.publish(form.values);
+    const refusal = await flow.publish(form.values, dossier);
     if (refusal) {
       form.refuse(refusal.fields);
+      if (refusal.dossier) dossier.refuse(refusal.dossier);
       setFormError(refusal.message);
       go('details');
     }
@@ -96,7 +113,10 @@ function SellFlow({ user }: { user: SessionUser }) {
             idBase={idBase}
             headingRef={headingRef}
             form={form}
+            dossier={dossier}
+            dossierCar={{ make: form.values.make.trim(), year }}
             uploads={flow.uploads}
+            documents={flow.documents}
             verified={verified}
             formError={formError}
             pickProblems={pickProblems}

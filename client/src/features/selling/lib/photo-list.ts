@@ -2,6 +2,7 @@
  * The photos a seller picks before they are uploaded: their order (the first is the cover
  * photo) and the convenience checks done before sending (the server judges the content).
  */
+export { formatFileSize } from '../../../lib/quantities.ts';
 import { PHOTO_EXTENSIONS, PHOTO_LIMITS, PHOTO_TOO_LARGE_MESSAGE, PHOTO_TYPE_NAMES, PHOTO_TYPES } from '@common/listing.ts';
 
 /** For the file input's `accept`: the types and their usual extensions. */
@@ -69,10 +70,4 @@ export function sortPickedFiles<F extends FileLike>(files: readonly F[], already
     );
   }
   return { accepted, problems };
-}
-
-/** "1.4 MB", "820 KB". */
-export function formatFileSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return megabytes(bytes);
-  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }

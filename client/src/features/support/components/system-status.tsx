@@ -12,7 +12,10 @@ function summary(state: HealthState): { title: string; tone: 'ok' | 'degraded' |
     case 'operational':
       return { title: 'Operational', tone: 'ok' };
     case 'degraded':
-      return { title: state.database === 'unreachable' ? 'Degraded — database unreachable' : 'Degraded', tone: 'degraded' };
+      return {
+        title: state.database === 'unreachable' ? 'Degraded — database unreachable' : state.database === 'busy' ? 'Degraded — busy, new bids and messages paused' : 'Degraded',
+        tone: 'degraded',
+      };
     case 'unreachable':
       return { title: 'Unavailable — the service could not be reached', tone: 'down' };
   }

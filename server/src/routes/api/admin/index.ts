@@ -25,6 +25,7 @@ import {
 import { Envelope, errorResponses, type DeclaredError } from '@common/schemas/envelope.ts';
 import { IdParam } from '@common/schemas/kit.ts';
 import { OrderSchema } from '@common/schemas/orders.ts';
+import { ChatMessageSchema, ChatQueueQuerySchema, ChatQueueSchema, MuteUserSchema, UnmuteUserSchema, UserMuteSchema } from '@common/schemas/chat.ts';
 import { forbidden } from '../../../lib/errors.ts';
 import { listAudit } from '../../../services/audit.ts';
 import { ledgerCsv } from '../../../services/back-office/money.ts';
@@ -49,7 +50,7 @@ const GUARD_NOTE =
  * validated, so a caller who may not be here learns nothing about what the route accepts.
  */
 const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { accounts, listingModeration, moneyDesk, supportDesk, orders } = app.services;
+  const { accounts, listingModeration, moneyDesk, supportDesk, orders, discussionModeration } = app.services;
   app.guardEveryRoute(app.requireStaff);
   const adminOnly: preValidationAsyncHookHandler = async (request) => {
     if (request.session?.role !== 'admin') throw forbidden(ErrorCode.NOT_ALLOWED, 'Only an admin can change roles.');
@@ -193,6 +194,63 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     ListingModerationSchema,
     [ErrorCode.NOT_HIDDEN, ErrorCode.SELLER_SUSPENDED],
     (staff, id, reason) => listingModeration.restore(staff, id, reason),
+  );
+
+  listRoute(
+    '/chat',
+    "The discussion's moderation queue, oldest first: held messages (by the contact guard or by reports) and visible ones with reports, each with its reports; filter by `status`",
+    ChatQueueSchema,
+    ChatQueueQuerySchema,
+    async (query) => ({ messages: await discussionModeration.queue(query.status) }),
+  );
+
+  const chatDecision = (path: string, summary: string, run: (staff: Staff, id: number, reason: string) => Promise<Static<typeof ChatMessageSchema>>) =>
+    app.post(
+      path,
+      {
+        schema: {
+          ...describe(summary, { 200: Envelope(ChatMessageSchema), ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.INVALID_TRANSITION) }),
+          params: IdParams,
+          body: ReasonSchema,
+        },
+      },
+      async (request) => ({ data: await run(staffOf(request), pathId(request.params.id, 'Message not found'), request.body.reason.trim()) }),
+    );
+  chatDecision(
+    '/chat/:id/approve',
+    'Approve a queued message: a held one becomes visible, is pushed to the room and notified as new; a reported one keeps its place and its reports are dismissed. Decided already (another operator first): 409 INVALID_TRANSITION.',
+    (staff, id, reason) => discussionModeration.approve(staff, id, reason),
+  );
+  chatDecision(
+    '/chat/:id/remove',
+    'Remove a message for everyone but staff (chat:removed pushed); its author is notified with the reason. Already removed: 409 INVALID_TRANSITION.',
+    (staff, id, reason) => discussionModeration.remove(staff, id, reason),
+  );
+
+  app.post(
+    '/users/:id/mute',
+    {
+      schema: {
+        ...describe('Mute a user for `hours` (1..720): they cannot post, reply, vote or report (403 MUTED with the end) until then. A new mute replaces the old one.', {
+          200: Envelope(UserMuteSchema),
+          ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.NOT_ALLOWED_ON_SELF),
+        }),
+        params: IdParams,
+        body: MuteUserSchema,
+      },
+    },
+    async (request) => ({ data: await discussionModeration.mute(staffOf(request), userId(request.params.id), request.body.reason.trim(), request.body.hours) }),
+  );
+  app.post(
+    '/users/:id/unmute',
+    {
+      schema: {
+        ...describe('Lift a mute now (not muted: 409 NOT_MUTED)', { 200: Envelope(UserMuteSchema), ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.NOT_MUTED) }),
+        params: IdParams,
+        body: UnmuteUserSchema,
+      },
+    },
+    async (request) => ({ data: await discussionModeration.unmute(staffOf(request), userId(request.params.id), request.body.reason.trim()) }),
   );
 
   app.post(

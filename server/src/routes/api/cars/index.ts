@@ -4,7 +4,10 @@ import { AppError, notFound, validationFailed } from '../../../lib/errors.ts';
 import { unsupportedImage } from '../../../services/photos/photo-processing.ts';
 import { valueCar } from '../../../services/valuation.ts';
 import { idempotencyClaim } from '../idempotency-header.ts';
+import dossierRoutes from './dossier.ts';
 import { pathId } from '../path-id.ts';
+import { readerOf } from '../reader.ts';
+import { CarQuestionsSchema } from '@common/schemas/chat.ts';
 import { Envelope, errorResponses, type DeclaredError } from '@common/schemas/envelope.ts';
 import { IdParam, IdempotencyHeaders } from '@common/schemas/kit.ts';
 import { CarDetailSchema, CarsPageSchema, GallerySchema, ValuationSchema, type CarDetail } from '@common/schemas/cars.ts';
@@ -54,6 +57,20 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({ data: await service.get(carId(request.params.id), request.session?.userId ?? null, request.session ? isStaff(request.session.role) : false) }),
+  );
+
+  app.get(
+    '/:id/questions',
+    {
+      preHandler: app.optionalAuthentication,
+      schema: {
+        tags: ['cars', 'chat'],
+        summary: "The car's Seller Q&A: visible top-level questions with the seller's visible replies as answers; answered first, then newest first",
+        params: CarIdParams,
+        response: { 200: Envelope(CarQuestionsSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
+      },
+    },
+    async (request) => ({ data: { questions: await app.services.chat.questions(carId(request.params.id), readerOf(request)) } }),
   );
 
   app.get(
@@ -228,7 +245,9 @@ const carRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  // Photo uploads: the only multipart route, so the rest of the API stays JSON-only.
+  await app.register(dossierRoutes);
+
+  // Photo uploads: multipart in a scope of their own, so the rest of the API stays JSON-only.
   await app.register(async (plain) => {
     const uploads = plain.withTypeProvider<TypeBoxTypeProvider>();
     await uploads.register(multipart, {

@@ -6,6 +6,8 @@ import { Envelope, errorResponses, type DeclaredError } from '@common/schemas/en
 import { ErrorCode } from '@common/error-codes.ts';
 import { IdParam, IdempotencyHeaders } from '@common/schemas/kit.ts';
 import { OrderWithEventsSchema, OrdersSchema } from '@common/schemas/orders.ts';
+import { InspectionEditSchema, InspectionSchema } from '@common/schemas/dossier.ts';
+import { isStaff } from '@common/back-office.ts';
 import type { ActionInput } from '../../../services/orders/orders-service.ts';
 import { idempotencyClaim } from '../idempotency-header.ts';
 import { pathId } from '../path-id.ts';
@@ -38,7 +40,8 @@ const ACTIONS: { action: PartyAction; who: string; summary: string; errors?: Dec
   {
     action: 'dispute',
     who: 'buyer',
-    summary: 'Open a dispute before inspectionEndsAt: inspection → disputed; an operator then refunds or releases. 409 DEADLINE_PASSED after the inspection period.',
+    summary:
+      'Open a dispute before inspectionEndsAt: inspection → disputed; an operator then refunds or releases. items: ids of the frozen dossier found not as described (an id not in it: 400); without items, the dispute cites those the buyer marked not_as_described on the checklist. 409 DEADLINE_PASSED after the inspection period.',
     errors: [ErrorCode.DEADLINE_PASSED],
   },
   {
@@ -147,6 +150,45 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     );
   }
+
+  app.get(
+    '/:id/inspection',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['orders'],
+        summary: "The inspection checklist: every item of the dossier frozen when the order was created, with the buyer's marks",
+        description:
+          'Known flaws, modifications, included items and service records as they stood when the order was created (later edits of the listing never change them); snapshotHash is the SHA-256 of that frozen dossier in canonical JSON (RFC 8785). For the parties and staff signed in with a second factor; anyone else: 404.',
+        security,
+        params: OrderIdParams,
+        response: { 200: Envelope(InspectionSchema), ...errorResponses(ErrorCode.NOT_FOUND) },
+      },
+    },
+    async (request) => {
+      const session = request.session!;
+      // Staff read other people's orders only signed in with a second factor, as in the console.
+      return { data: await app.services.dossiers.inspection({ userId: session.userId, isStaff: isStaff(session.role) && session.secondFactor }, orderId(request.params.id)) };
+    },
+  );
+
+  app.put(
+    '/:id/inspection',
+    {
+      preHandler: app.requireVerifiedUser,
+      schema: {
+        tags: ['orders'],
+        summary: 'buyer: mark items of the checklist as described or not as described, with a note; items left out keep their marks',
+        description:
+          'Only while the order is in inspection and its period has not ended (else 409 INVALID_TRANSITION). The seller: 403 NOT_ALLOWED; anyone else: 404. An itemId not in the frozen dossier: 400. A dispute opened afterwards without `items` cites the items marked not_as_described.',
+        security,
+        params: OrderIdParams,
+        body: InspectionEditSchema,
+        response: { 200: Envelope(InspectionSchema), ...errorResponses(ErrorCode.NOT_FOUND, ErrorCode.NOT_ALLOWED, ErrorCode.INVALID_TRANSITION) },
+      },
+    },
+    async (request) => ({ data: await app.services.dossiers.mark(request.session!.userId, orderId(request.params.id), request.body) }),
+  );
 };
 
 export default orderRoutes;
