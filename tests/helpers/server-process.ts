@@ -30,20 +30,22 @@ export async function startServerProcess(
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   // The compiled server, through the launcher `npm start` uses (global-setup.ts built it).
+  const settings: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: url,
+    SERVE_CLIENT: 'false',
+    LOG_LEVEL: 'warn',
+    // One process unless a test asks for more: with DATABASE_URL and REDIS_URL the default
+    // would be one per core.
+    WEB_CONCURRENCY: '1',
+    ...TEST_SERVER_SETTINGS,
+    ...env,
+  };
+  const workers = Number(settings.WEB_CONCURRENCY);
   const child = spawn(process.execPath, ['server/run.mjs', 'start'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: url,
-      SERVE_CLIENT: 'false',
-      LOG_LEVEL: 'warn',
-      // One process unless a test asks for more: with DATABASE_URL and REDIS_URL the default
-      // would be one per core.
-      WEB_CONCURRENCY: '1',
-      ...TEST_SERVER_SETTINGS,
-      ...env,
-    },
+    env: settings,
     stdio: ['ignore', options.onLogLine ? 'pipe' : 'inherit', 'inherit'],
   });
   if (options.onLogLine && child.stdout) createInterface({ input: child.stdout }).on('line', options.onLogLine);
@@ -53,7 +55,12 @@ export async function startServerProcess(
   await waitUntil(
     async () => {
       if (gone) throw new Error(`the server process on port ${port} exited while starting`);
-      return (await fetch(`${url}/api/health`).catch(() => null))?.ok === true;
+      if ((await fetch(`${url}/api/health`).catch(() => null))?.ok !== true) return false;
+      // The primary hands connections only to workers that listen: until all do, every
+      // connection lands on the first one ready, which a test of several workers must not see.
+      if (workers <= 1) return true;
+      const metrics = await fetch(`${url}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+      return (metrics.match(/^cluster_worker_info\{/gm)?.length ?? 0) === workers;
     },
     60_000,
     `the server process on port ${port} to start`,
