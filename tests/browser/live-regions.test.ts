@@ -132,10 +132,12 @@ describe('live regions', () => {
     await expect.poll(async () => (await countdown()).map((s) => s.text), { timeout: 45_000 }).toEqual(['1 minute left.', '30 seconds left.']);
     expect(await page.getByRole('timer').first().getAttribute('aria-label')).toMatch(/^Ends in \d+ seconds? left$/);
 
-    // A late bid moves the end to 40 s after it: said once, with the time now left.
+    // A late bid moves the end to 40 s after it: said once, with the time now left. The page's
+    // estimate of the server's clock is behind by the one-way trip of the answer it came from
+    // (a second on a loaded machine), so it may say a second more.
     await bid(w.rivals[0]!, car.id, 300_000);
     await expect.poll(async () => (await countdown()).length, SETTLE).toBe(3);
-    expect((await countdown()).at(-1)!.text).toMatch(/^A late bid extended the auction: (39|40) seconds left\.$/);
+    expect((await countdown()).at(-1)!.text).toMatch(/^A late bid extended the auction: (3[89]|4[01]) seconds left\.$/);
     await page.getByTestId('auction-countdown-extended').waitFor();
     expect(await wcagProblems(page)).toEqual([]);
   }, 90_000);
