@@ -64,6 +64,7 @@ describe.skipIf(!haveRedis)('one process while Redis is away', () => {
     author = await createUser(t, { name: 'Outage Author' });
   });
   afterAll(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
     await t?.close();
     await redis?.stop();
   });
@@ -126,6 +127,9 @@ describe.skipIf(!haveRedis || !onPostgres)('two processes while Redis is away', 
     carId = await firstCarId(a);
   });
   afterAll(async () => {
+    // The viewers first: a socket.io client reconnects at once to a server that is closing, and
+    // its sign-in check would then reach a database already closed.
+    for (const socket of sockets.splice(0)) socket.close();
     await b?.kill();
     await a?.close();
     await database?.close();
