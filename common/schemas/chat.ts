@@ -112,6 +112,7 @@ export type ChatReportEntry = Static<typeof ChatReportEntrySchema>;
 export const QueuedChatMessageSchema = Type.Object(
   {
     ...ChatMessageSchema.properties,
+    carTitle: Type.String({ description: 'The car the message is about, as its page names it: year, make and model' }),
     heldBy: Nullable(StringEnum(CHAT_HELD_BY, { description: 'guard: held when posted; reports: held by readers; null: visible with reports' })),
     reports: Type.Array(ChatReportEntrySchema, { description: 'Oldest first' }),
   },

@@ -255,7 +255,8 @@ describe('discussion', () => {
     expect(await card.getByTestId('queued-text').innerText()).toBe(text);
     expect(await card.getByTestId('queued-reports').innerText()).toContain('Abuse');
     expect(await card.innerText()).toContain('Reported, still shown');
-    expect(await card.getByRole('link', { name: `Car #${carId}` }).getAttribute('href')).toBe(`/car/${carId}`);
+    const car = (await t.app.inject({ method: 'GET', url: `/api/cars/${carId}` })).json().data as { year: number; make: string; model: string };
+    expect(await card.getByRole('link', { name: `${car.year} ${car.make} ${car.model}` }).getAttribute('href')).toBe(`/car/${carId}`);
     // The author's record opens on demand.
     await card.getByText('Author’s history').click();
     await expect.poll(() => card.getByTestId('author-history').innerText(), SETTLE).toContain('On this car: 1 message');

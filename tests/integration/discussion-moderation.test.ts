@@ -43,7 +43,8 @@ describe('the moderation queue', () => {
     const reported = (await call('POST', '/api/chat', author, { carId, message: 'Worth every penny of the reserve' })).json().data;
     await call('POST', `/api/chat/${reported.id}/report`, reporter, { reason: 'spam', note: 'shill' });
     const queue = (await call('GET', '/api/admin/chat', operator)).json().data.messages as { id: number; heldBy: string | null; reports: unknown[]; status: string }[];
-    expect(queue.find((m) => m.id === held.id)).toMatchObject({ status: 'held', heldBy: 'guard', reports: [] });
+    const car = (await call('GET', `/api/cars/${carId}`)).json().data as { year: number; make: string; model: string };
+    expect(queue.find((m) => m.id === held.id)).toMatchObject({ status: 'held', heldBy: 'guard', reports: [], carTitle: `${car.year} ${car.make} ${car.model}` });
     expect(queue.find((m) => m.id === reported.id)).toMatchObject({ status: 'visible', heldBy: null, reports: [{ reason: 'spam', note: 'shill', at: expect.any(String) }] });
     const onlyHeld = (await call('GET', '/api/admin/chat?status=held', operator)).json().data.messages as { id: number }[];
     expect(onlyHeld.map((m) => m.id)).toContain(held.id);

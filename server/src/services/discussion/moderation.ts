@@ -54,11 +54,14 @@ export class DiscussionModeration {
       .orderBy(asc(chatReports.id));
     const staffReader = { userId: 0, isStaff: true };
     const out: QueuedChatMessage[] = [];
+    const carsById = new Map<number, Awaited<ReturnType<typeof findCarOwner>>>();
     for (const row of rows) {
-      const car = await findCarOwner(this.db, row.carId);
+      if (!carsById.has(row.carId)) carsById.set(row.carId, await findCarOwner(this.db, row.carId));
+      const car = carsById.get(row.carId) ?? null;
       const [message] = await toDiscussionMessages(this.db, row.carId, car?.sellerUserId ?? null, [row], staffReader);
       out.push({
         ...message!,
+        carTitle: car ? carTitle(car) : `Car #${row.carId}`,
         heldBy: row.status === 'held' ? row.heldBy : null,
         reports: reports.filter((r) => r.messageId === row.id).map((r) => ({ reason: r.reason, note: r.note, at: r.createdAt.toISOString() })),
       });

@@ -238,8 +238,9 @@ function QueuedCard({ message, generation, onAct }: { message: QueuedChatMessage
       <Facts className="console-facts moderation-card__facts">
         <Fact label="Car">
           <Link to={carPath(message.carId)} className="text-link">
-            Car #{message.carId}
+            {message.carTitle}
           </Link>
+          <span className="console-table__sub">Car #{message.carId}</span>
         </Fact>
         <Fact label="Author">
           {message.userName}
