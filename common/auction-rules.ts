@@ -7,8 +7,6 @@
 export const AUCTION_MAX_DAYS = 30;
 /** Every auction settles through escrow, whose largest plan covers this much. */
 export const AUCTION_BID_LIMIT = 1_000_000;
-/** Bidders and watchers are reminded this long before the end. */
-export const AUCTION_REMINDER_SECONDS = 3_600;
 
 export const AUCTION_OUTCOMES = ['sold', 'reserve_not_met', 'no_bids'] as const;
 export type AuctionOutcome = (typeof AUCTION_OUTCOMES)[number];

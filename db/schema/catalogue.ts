@@ -79,7 +79,6 @@ export const cars = pgTable(
     auctionExtensions: integer().notNull().default(0),
     auctionClosedAt: timestamptz(),
     auctionOutcome: text().$type<AuctionOutcome>(),
-    auctionReminderSentAt: timestamptz(),
     /** Maintained by the bid transaction, together with highestBid. */
     currentBids: integer().notNull().default(0),
     highestBid: integer(),

@@ -273,8 +273,8 @@ describe('closing', () => {
     const watcherSocket = await connectSocket(t.url, { token: watcher.accessToken });
     sockets.push(watcherSocket);
     const seen = record<{ title: string }>(watcherSocket, 'notification:new');
-    await t.app.services.auctions.remind(car.id);
-    await t.app.services.auctions.remind(car.id);
+    await t.app.services.auctions.remind(car.id, 3600);
+    await t.app.services.auctions.remind(car.id, 3600);
     await waitUntil(() => seen.some((n) => n.title === 'Auction ending in 1 hour'), 5_000, 'the reminder');
     for (const user of [bidder, watcher]) {
       const titles = (await call('GET', '/api/notifications', user)).json().data.notifications.map((n: { title: string }) => n.title);

@@ -1,3 +1,4 @@
+import { durationInWords } from '@common/durations.ts';
 import { formatUsd } from '@common/pricing.ts';
 
 /**
@@ -107,17 +108,9 @@ export function nextCountdownAnnouncement(
 ): { state: CountdownAnnouncerState; say: string | null } {
   const next = { seconds, extensions };
   if (state.seconds === null) return { state: next, say: null };
-  if (extensions > state.extensions) return { state: next, say: `A late bid extended the auction: ${spokenLeft(seconds)} left.` };
+  if (extensions > state.extensions) return { state: next, say: `A late bid extended the auction: ${durationInWords(seconds)} left.` };
   if (seconds <= 0 && state.seconds > 0) return { state: next, say: 'Time is up: waiting for the result.' };
   const crossed = COUNTDOWN_MILESTONES.find((m) => state.seconds! > m && seconds <= m && seconds > 0);
-  if (crossed !== undefined) return { state: next, say: `${spokenLeft(crossed)} left.` };
+  if (crossed !== undefined) return { state: next, say: `${durationInWords(crossed)} left.` };
   return { state: next, say: null };
-}
-
-function spokenLeft(seconds: number): string {
-  const minutes = Math.floor(seconds / 60);
-  const rest = seconds % 60;
-  const parts = [minutes > 0 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : '', rest > 0 || minutes === 0 ? `${rest} second${rest === 1 ? '' : 's'}` : ''];
-  const text = parts.filter(Boolean).join(' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

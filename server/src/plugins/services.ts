@@ -69,6 +69,7 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       orders,
       log: app.log.child({ module: 'auctions' }),
       minSeconds: app.config.auctions.minSeconds,
+      endingNotices: app.config.notify.auctionEndingNotices,
     });
     const savedSearches = new SavedSearchesService({
       db: app.db,

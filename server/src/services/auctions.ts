@@ -3,8 +3,9 @@ import type { AuctionResult } from '@common/socket-events.ts';
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { databaseNow, type Database, type Executor, type Transaction } from '../../../db/client.ts';
-import { bids, cars, sellers, watchlist } from '../../../db/schema/index.ts';
-import { AUCTION_MAX_DAYS, AUCTION_REMINDER_SECONDS, auctionOutcome, type AuctionOutcome } from '@common/auction-rules.ts';
+import { auctionEndingNotices, bids, cars, sellers, watchlist } from '../../../db/schema/index.ts';
+import { AUCTION_MAX_DAYS, auctionOutcome, type AuctionOutcome } from '@common/auction-rules.ts';
+import { durationInWords } from '@common/durations.ts';
 import { carMayMove } from '@common/car-lifecycle.ts';
 import { smallestPlanFor } from '@common/escrow-plans.ts';
 import { formatUsd } from '@common/pricing.ts';
@@ -24,8 +25,11 @@ declare module '../jobs/job-runner.ts' {
   interface JobPayloads {
     /** An auction's end came due: decide it (or wait for a later end a late bid set). */
     'auction.close': { carId: number };
-    /** An hour before the end: remind bidders and watchers. */
-    'auction.reminder': { carId: number };
+    /**
+     * One of the `auction_ending` milestones came due: tell bidders and watchers. Jobs queued
+     * before milestones were configurable carry no `secondsBefore`; theirs was the hour.
+     */
+    'auction.reminder': { carId: number; secondsBefore?: number };
   }
 }
 
@@ -38,7 +42,14 @@ export interface AuctionsServiceDeps {
   log: FastifyBaseLogger;
   /** The shortest auction a seller may start. */
   minSeconds: number;
+  /** The `auction_ending` milestones: seconds before the end (AUCTION_ENDING_NOTICES). */
+  endingNotices: readonly number[];
 }
+
+/** A milestone job that finds the end further off than this (the end moved later) waits for the new time; jobs and this check read the same (database) clock. */
+const EARLY_REMINDER_SLACK_SECONDS = 1;
+/** What a milestone job queued before milestones were configurable stood for. */
+const LEGACY_REMINDER_SECONDS = 3_600;
 
 /** How often each process looks up the next auction end (late bids may move it). */
 const CLOCK_REFRESH_MS = 2_000;
@@ -72,7 +83,7 @@ export class AuctionsService {
         await this.close(carId);
       },
     });
-    deps.jobs.define({ name: 'auction.reminder', policy: 'short', handle: ({ carId }) => this.remind(carId) });
+    deps.jobs.define({ name: 'auction.reminder', policy: 'short', handle: ({ carId, secondsBefore }) => this.remind(carId, secondsBefore ?? LEGACY_REMINDER_SECONDS) });
   }
 
   /** Checks a seller's auction settings: an end far enough ahead (and not too far), by now. */
@@ -139,11 +150,16 @@ export class AuctionsService {
     if (next?.endsAt) this.arm(next.endsAt);
   }
 
-  /** In the listing's transaction: the close at the end, and a reminder an hour before. */
+  /** In the listing's transaction: the close at the end, and each `auction_ending` milestone still ahead. */
   async schedule(tx: Executor, carId: number, endsAt: Date): Promise<void> {
     await this.deps.jobs.enqueue(tx, 'auction.close', { carId }, { startAfter: endsAt, singletonKey: `car-${carId}` });
-    const remindAt = new Date(endsAt.getTime() - AUCTION_REMINDER_SECONDS * 1000);
-    if (remindAt.getTime() > Date.now()) await this.deps.jobs.enqueue(tx, 'auction.reminder', { carId }, { startAfter: remindAt, singletonKey: `car-${carId}` });
+    for (const secondsBefore of this.deps.endingNotices) await this.scheduleReminder(tx, carId, endsAt, secondsBefore);
+  }
+
+  private async scheduleReminder(tx: Executor, carId: number, endsAt: Date, secondsBefore: number): Promise<void> {
+    const remindAt = new Date(endsAt.getTime() - secondsBefore * 1000);
+    if (remindAt.getTime() <= Date.now()) return;
+    await this.deps.jobs.enqueue(tx, 'auction.reminder', { carId, secondsBefore }, { startAfter: remindAt, singletonKey: `car-${carId}-${secondsBefore}` });
   }
 
   /**
@@ -190,25 +206,44 @@ export class AuctionsService {
     return outcome.result;
   }
 
-  /** An hour before the end: bidders and watchers are reminded, once. */
-  async remind(carId: number): Promise<void> {
+  /**
+   * An `auction_ending` milestone: the car's bidders and watchers are told the auction ends in
+   * `secondsBefore`, each once per milestone (the notices table's key), however often the job
+   * runs, on whichever process. A job that finds the end moved later (the seller's edit) waits
+   * for the new time; one that finds it moved by a late bid's soft close tells nobody twice,
+   * since the milestone was told already.
+   */
+  async remind(carId: number, secondsBefore: number): Promise<void> {
     const told = await this.deps.db.transaction(async (tx) => {
       const [car] = await tx
-        .update(cars)
-        .set({ auctionReminderSentAt: sql`now()` })
-        .where(and(eq(cars.id, carId), eq(cars.status, 'active'), isNotNull(cars.auctionEndsAt), isNull(cars.auctionReminderSentAt), sql`${cars.auctionEndsAt} > now()`))
-        .returning();
+        .select()
+        .from(cars)
+        .where(and(eq(cars.id, carId), eq(cars.status, 'active'), isNotNull(cars.auctionEndsAt), isNull(cars.auctionClosedAt), sql`${cars.auctionEndsAt} > now()`));
       if (!car) return [];
+      const now = await databaseNow(tx);
+      const leftSeconds = (car.auctionEndsAt!.getTime() - now.getTime()) / 1000;
+      if (leftSeconds > secondsBefore + EARLY_REMINDER_SLACK_SECONDS) {
+        await this.scheduleReminder(tx, carId, car.auctionEndsAt!, secondsBefore);
+        return [];
+      }
       const audience = await this.audience(tx, car, { watchers: true });
+      if (audience.length === 0) return [];
+      const firstTime = await tx
+        .insert(auctionEndingNotices)
+        .values(audience.map((userId) => ({ carId, secondsBefore, userId })))
+        .onConflictDoNothing()
+        .returning({ userId: auctionEndingNotices.userId });
+      const highest = car.highestBid !== null ? `; the highest bid is ${formatUsd(car.highestBid)}` : '';
       return this.deps.notifications.create(
         tx,
-        audience.map((userId) => ({
+        firstTime.map(({ userId }) => ({
           userId,
           type: 'bid' as const,
           event: 'auction_ending' as const,
-          title: 'Auction ending in 1 hour',
-          message: `The auction for the ${carTitle(car)} ends at ${formatDeadline(car.auctionEndsAt!)}${car.highestBid !== null ? `; the highest bid is ${formatUsd(car.highestBid)}` : ''}.`,
+          title: `Auction ending in ${durationInWords(secondsBefore)}`,
+          message: `The auction for the ${carTitle(car)} ends at ${formatDeadline(car.auctionEndsAt!)}${highest}.`,
           carId,
+          delivery: { auctionEndsAt: car.auctionEndsAt },
         })),
       );
     });

@@ -1,0 +1,1 @@
+ALTER TABLE "cars" DROP COLUMN "auction_reminder_sent_at";
