@@ -214,4 +214,33 @@ describe('a digest run twice on one day', () => {
     await mailSettled(t);
     expect(mailbox.to(buyer.email)).toHaveLength(1);
   });
+
+  it('emails no alert and no digest to an owner who turned off saved-search email; the bell still rings for an instant alert', async () => {
+    const [optedOut, mailed, seller] = await Promise.all([createUser(t), createUser(t), createUser(t)]);
+    const off = await t.app.inject({ method: 'PUT', url: '/api/users/notification-preferences', headers: optedOut.auth, payload: { events: { saved_search: { email: false } } } });
+    expect(off.statusCode, off.body).toBe(200);
+    const model = `Opted out ${Date.now()}`;
+    const save = async (user: SignedInUser, alerts: 'instant' | 'daily') => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/saved-searches', headers: user.auth, payload: { name: `${alerts} search`, query: { model }, alerts } });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data as SavedSearch;
+    };
+    await save(optedOut, 'instant');
+    await save(mailed, 'instant');
+    const daily = [await save(optedOut, 'daily'), await save(mailed, 'daily')];
+
+    const car = await list(seller, model, 175_000);
+    await mailbox.waitFor((m) => m.to.includes(mailed.email) && m.subject.startsWith('instant search: '), 15_000);
+    for (const search of daily) await matched(search.id, car.id);
+    expect(await t.app.services.savedSearches.sendDigests(new Date().toISOString().slice(0, 10))).toBe(1);
+    await mailbox.waitFor((m) => m.to.includes(mailed.email) && m.subject.startsWith('daily search: '));
+    await mailSettled(t);
+
+    expect(mailbox.to(optedOut.email)).toEqual([]);
+    const bell = (await t.app.inject({ method: 'GET', url: '/api/notifications', headers: optedOut.auth })).json().data.notifications as { event: string; carId: number | null }[];
+    expect(bell.filter((n) => n.event === 'saved_search' && n.carId === car.id)).toHaveLength(1);
+    // Its daily matches count as told: email turned on again brings new cars, not this one.
+    const pending = await t.database.db.select().from(savedSearchMatches).where(and(eq(savedSearchMatches.searchId, daily[0]!.id), isNull(savedSearchMatches.alertedAt)));
+    expect(pending).toEqual([]);
+  });
 });

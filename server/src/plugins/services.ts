@@ -77,6 +77,7 @@ export default fp<{ paymentProvider?: PaymentProvider; photoStorage?: PhotoStora
       mailer: app.mailer,
       notifications,
       tokens: new UnsubscribeTokens(app.config.jwtSecret),
+      preferences: notificationPreferences,
       log: app.log.child({ module: 'saved-searches' }),
       appUrl: app.config.appUrl,
       digestHourUtc: app.config.alerts.digestHourUtc,

@@ -15,6 +15,7 @@ import { searchAlertEmail } from '../mail-templates.ts';
 import type { Mailer } from '../mailer.ts';
 import type { NotificationsService } from '../notifications.ts';
 import type { UnsubscribeTokens } from './unsubscribe-token.ts';
+import type { NotificationPreferences } from '../notify/preferences.ts';
 import { ErrorCode } from '@common/error-codes.ts';
 
 declare module '../../jobs/job-runner.ts' {
@@ -30,6 +31,8 @@ export interface SavedSearchesDeps {
   mailer: Mailer;
   notifications: NotificationsService;
   tokens: UnsubscribeTokens;
+  /** Whether each owner takes `saved_search` by email (Settings → Notifications), read in the alert's transaction. */
+  preferences: Pick<NotificationPreferences, 'choicesOf'>;
   log: FastifyBaseLogger;
   appUrl: string;
   /** The hour (UTC) daily digests go out. */
@@ -185,8 +188,9 @@ export class SavedSearchesService {
         // The alert's own mail (below) is its email, with its per-search unsubscribe.
         instant.map((m) => ({ userId: m.userId, type: 'system' as const, event: 'saved_search' as const, delivery: { email: false }, title: `New match: ${m.name}`, message: `The ${title} ${why}.`, carId: car.id })),
       );
+      const mailed = await this.emailedOwners(tx, instant);
       await this.deps.mailer.sendMany(
-        instant.map((m) =>
+        mailed.map((m) =>
           searchAlertEmail(
             m.email,
             `${m.name}: the ${title} ${why}`,
@@ -208,6 +212,13 @@ export class SavedSearchesService {
       await this.deps.notifications.announce(told);
     }
     return told.length;
+  }
+
+  /** Those of `searches` whose owner takes `saved_search` by email. */
+  private async emailedOwners<T extends { userId: number }>(tx: Executor, searches: T[]): Promise<T[]> {
+    if (searches.length === 0) return [];
+    const choices = await this.deps.preferences.choicesOf(tx, [...new Set(searches.map((s) => s.userId))]);
+    return searches.filter((s) => choices.get(s.userId)?.events.saved_search.email !== false);
   }
 
   // ── Daily digests ─────────────────────────────────────────────────────────────────────
@@ -234,7 +245,7 @@ export class SavedSearchesService {
     for (const { searchId } of searches) {
       const queued = await this.deps.db.transaction(async (tx) => {
         const [search] = await tx
-          .select({ id: savedSearches.id, name: savedSearches.name, alerts: savedSearches.alerts, email: users.email, userName: users.name })
+          .select({ id: savedSearches.id, userId: savedSearches.userId, name: savedSearches.name, alerts: savedSearches.alerts, email: users.email, userName: users.name })
           .from(savedSearches)
           .innerJoin(users, eq(users.id, savedSearches.userId))
           .where(eq(savedSearches.id, searchId))
@@ -247,6 +258,9 @@ export class SavedSearchesService {
           .returning({ carId: savedSearchMatches.carId });
         // Another run took them between the look-up above and this search's lock: nothing to send.
         if (pending.length === 0) return false;
+        // An owner who turned off saved-search email gets no digest; the matches count as told, so
+        // turning it on again brings new cars, not a backlog.
+        if ((await this.emailedOwners(tx, [{ userId: search.userId }])).length === 0) return false;
         const listed = await tx
           .select({ id: cars.id, year: cars.year, make: cars.make, model: cars.model, price: cars.price })
           .from(cars)
