@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { useSubmission } from '../../../lib/use-submission.ts';
+import { useFieldProblems } from '../../../lib/use-field-problems.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { forgotPassword } from '../api/auth-api.ts';
 import { AuthCard, EmailSentCard } from './auth-card.tsx';
@@ -13,13 +14,20 @@ export function ForgotPasswordScreen() {
   const [email, setEmail] = useState('');
   const { submitting, error, submit } = useSubmission();
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const fields = useFieldProblems(['email'] as const);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const address = email.trim();
     if (!address) return;
     await submit(async () => {
-      await forgotPassword(address);
+      try {
+        await forgotPassword(address);
+      } catch (err) {
+        if (fields.showServer(err)) return;
+        throw err;
+      }
+      fields.clear();
       setSentTo(address);
     });
   }
@@ -61,7 +69,7 @@ export function ForgotPasswordScreen() {
     >
       {error && <Alert tone="error">{error}</Alert>}
       <form className="auth-form" onSubmit={handleSubmit}>
-        <EmailField value={email} onChange={setEmail} />
+        <EmailField id={fields.idOf('email')} value={email} onChange={fields.edit('email', setEmail)} error={fields.problems.email} />
         <button
           type="submit"
           className="btn btn--primary btn--block btn--lg"

@@ -1,9 +1,10 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ERROR_CODES, ErrorCode } from '@common/error-codes.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
+import { useFieldProblems } from '../../../lib/use-field-problems.ts';
 import { login, resendVerification } from '../api/auth-api.ts';
 import { redirectTarget } from '../lib/redirect-target.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
@@ -33,7 +34,7 @@ export function LoginScreen() {
   const navigate = useNavigate();
   const location = useLocation();
   const setSession = useSessionStore((s) => s.setSession);
-  const passwordId = useId();
+  const fields = useFieldProblems(['email', 'password'] as const);
 
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -58,6 +59,7 @@ export function LoginScreen() {
     setError(null);
     setNotVerified(false);
     setResend({ status: 'idle' });
+    fields.clear();
     totpCode.setError(null);
     const totp = totpCode.code;
     if (askCode && !totp) {
@@ -80,6 +82,8 @@ export function LoginScreen() {
         // The password was right; the account signs in with a second factor too.
         setAskCode(true);
         setFocusCode((n) => n + 1);
+      } else if (fields.showServer(err)) {
+        // Said at the fields it is about (a malformed address the browser let through).
       } else {
         setError(errorMessage(err));
         if (askCode) {
@@ -143,14 +147,15 @@ export function LoginScreen() {
       )}
 
       <form className="auth-form" onSubmit={handleSubmit}>
-        <EmailField value={email} onChange={setEmail} />
+        <EmailField id={fields.idOf('email')} value={email} onChange={fields.edit('email', setEmail)} error={fields.problems.email} />
 
         <PasswordField
-          id={passwordId}
+          id={fields.idOf('password')}
           name="password"
           label="Password"
           value={password}
-          onChange={setPassword}
+          onChange={fields.edit('password', setPassword)}
+          error={fields.problems.password}
           autoComplete="current-password"
           labelAside={
             <Link to="/forgot-password" className="text-link field__aside">

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { TextField } from '../../../components/ui/form-field.tsx';
@@ -6,8 +6,7 @@ import { useSubmission } from '../../../lib/use-submission.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { register } from '../api/auth-api.ts';
 import { newPasswordError, PASSWORDS_DO_NOT_MATCH } from '../lib/password-checklist.ts';
-import { ApiError } from '../../../lib/api-client.ts';
-import { detailsByField } from '../../../lib/field-errors.ts';
+import { useFieldProblems } from '../../../lib/use-field-problems.ts';
 import { AuthCard, EmailSentCard } from './auth-card.tsx';
 import { EmailField } from './email-field.tsx';
 import { PasswordWithConfirm } from './password-with-confirm.tsx';
@@ -32,46 +31,29 @@ function registerProblems(name: string, email: string, password: string, confirm
 
 export function RegisterScreen() {
   useDocumentTitle('Sign Up');
-  const nameId = useId();
-  const emailId = useId();
-  const passwordId = useId();
-  const confirmId = useId();
-  const ids: Record<RegisterField, string> = { name: nameId, email: emailId, password: passwordId, confirm: confirmId };
+  const fields = useFieldProblems(FIELD_ORDER);
 
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const { submitting, error, setError, submit } = useSubmission();
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<RegisterField, string>>>({});
   const [registeredEmail, setRegisteredEmail] = useState<string | null>(null);
 
-  /** Shows the messages beside their fields and puts focus on the first of them. */
-  function showProblems(problems: Partial<Record<RegisterField, string>>): boolean {
-    setFieldErrors(problems);
-    const first = FIELD_ORDER.find((field) => problems[field]);
-    if (first) requestAnimationFrame(() => document.getElementById(ids[first])?.focus());
-    return first !== undefined;
-  }
-  /** A field's message goes as soon as it is edited. */
-  const edit = (field: RegisterField, set: (value: string) => void) => (value: string) => {
-    set(value);
-    if (fieldErrors[field]) setFieldErrors(({ [field]: _gone, ...rest }) => rest);
-  };
+  const { problems, edit, idOf } = fields;
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitting) return;
     setError(null);
-    if (showProblems(registerProblems(name, email, password, confirm))) return;
+    if (fields.show(registerProblems(name, email, password, confirm))) return;
     await submit(async () => {
       const address = email.trim();
       try {
         await register({ name: name.trim(), email: address, password });
       } catch (err) {
         // The server's validation messages land beside the fields they are about.
-        const { fields, other } = detailsByField(err instanceof ApiError ? err.details : undefined, ['name', 'email', 'password'] as const);
-        if (showProblems(fields) && other.length === 0) return;
+        if (fields.showServer(err)) return;
         throw err;
       }
       setRegisteredEmail(address);
@@ -118,29 +100,29 @@ export function RegisterScreen() {
 
       <form className="auth-form" onSubmit={handleSubmit} noValidate>
         <TextField
-          id={nameId}
+          id={idOf('name')}
           label="Full name"
           name="name"
           value={name}
           onChange={edit('name', setName)}
-          error={fieldErrors.name}
+          error={problems.name}
           errorTestId="error-name"
           autoComplete="name"
           maxLength={100}
           required
         />
 
-        <EmailField id={emailId} value={email} onChange={edit('email', setEmail)} error={fieldErrors.email} />
+        <EmailField id={idOf('email')} value={email} onChange={edit('email', setEmail)} error={problems.email} />
 
         <PasswordWithConfirm
           password={password}
           confirm={confirm}
           onPassword={edit('password', setPassword)}
           onConfirm={edit('confirm', setConfirm)}
-          passwordId={passwordId}
-          confirmId={confirmId}
-          passwordError={fieldErrors.password}
-          confirmError={fieldErrors.confirm}
+          passwordId={idOf('password')}
+          confirmId={idOf('confirm')}
+          passwordError={problems.password}
+          confirmError={problems.confirm}
         />
 
         <button type="submit" className="btn btn--primary btn--block btn--lg" disabled={submitting}>

@@ -6,7 +6,8 @@ import { api } from '../../../lib/api-client.ts';
 import { useSubmission } from '../../../lib/use-submission.ts';
 import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 import { resetPassword } from '../api/auth-api.ts';
-import { newPasswordError } from '../lib/password-checklist.ts';
+import { newPasswordError, PASSWORDS_DO_NOT_MATCH } from '../lib/password-checklist.ts';
+import { useFieldProblems } from '../../../lib/use-field-problems.ts';
 import { useSessionStore } from '../../../lib/session-store.ts';
 import { AuthCard } from './auth-card.tsx';
 import { DoneThenLogin } from './done-then-login.tsx';
@@ -14,6 +15,9 @@ import { PasswordWithConfirm } from './password-with-confirm.tsx';
 import './auth.css';
 
 const MISSING_TOKEN = 'Invalid or missing reset token';
+
+type ResetField = 'password' | 'confirm';
+const FIELD_ORDER: readonly ResetField[] = ['password', 'confirm'];
 
 const getProfile = () => api.get<unknown>('/api/users/profile');
 
@@ -26,17 +30,22 @@ export function ResetPasswordScreen() {
   const [confirm, setConfirm] = useState('');
   const { submitting, error, setError, submit } = useSubmission();
   const [done, setDone] = useState(false);
+  const fields = useFieldProblems(FIELD_ORDER, { newPassword: 'password' });
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitting) return;
+    setError(null);
     const passwordProblem = newPasswordError(password, confirm);
-    if (passwordProblem) {
-      setError(passwordProblem);
-      return;
-    }
+    if (fields.show(passwordProblem === null ? {} : passwordProblem === PASSWORDS_DO_NOT_MATCH ? { confirm: passwordProblem } : { password: passwordProblem })) return;
     await submit(async () => {
-      await resetPassword(token, password);
+      try {
+        await resetPassword(token, password);
+      } catch (err) {
+        // A refused new password is said at its field; an expired link stays the form's alert.
+        if (fields.showServer(err)) return;
+        throw err;
+      }
       setDone(true);
       // The server has ended every session of that user. If this browser holds one of them, the
       // next authenticated call fails to refresh and clears it; make that call now (a session of
@@ -92,8 +101,12 @@ export function ResetPasswordScreen() {
         <PasswordWithConfirm
           password={password}
           confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
+          onPassword={fields.edit('password', setPassword)}
+          onConfirm={fields.edit('confirm', setConfirm)}
+          passwordId={fields.idOf('password')}
+          confirmId={fields.idOf('confirm')}
+          passwordError={fields.problems.password}
+          confirmError={fields.problems.confirm}
           label="New password"
           confirmLabel="Confirm new password"
           name="newPassword"
