@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as setTimeoutPromise } from 'node:timers/promises';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
@@ -50,6 +51,8 @@ export interface JobRunnerOptions {
 
 /** pg-boss keeps its tables in this schema (its default). */
 const BOSS_SCHEMA = 'pgboss';
+/** How long stop() waits, after pg-boss stopped, for the runs and statements it left going. */
+const STOP_PATIENCE_MS = 10_000;
 
 const DEFAULT_RETRY = { limit: 25, delaySeconds: 2, backoff: true };
 const DEFAULT_EXPIRE_SECONDS = 120;
@@ -89,13 +92,16 @@ export class JobRunner {
   private readonly processId = randomUUID();
   private heartbeat: NodeJS.Timeout | null = null;
   private dueCheck: NodeJS.Timeout | null = null;
+  /** pg-boss's statements not yet answered, and the job runs in progress (see stop). */
+  private readonly bossStatements = new Set<Promise<unknown>>();
+  private readonly runs = new Set<Promise<unknown>>();
 
   constructor(
     private readonly database: DatabaseHandle,
     private readonly options: JobRunnerOptions,
   ) {
     this.boss = new PgBoss({
-      db: database.sql,
+      db: { executeSql: (text, values) => this.tracked(this.bossStatements, database.sql.executeSql(text, values)) },
       supervise: options.runWorkers,
       schedule: false,
       maintenanceIntervalSeconds: options.maintenanceSeconds ?? 30,
@@ -124,6 +130,20 @@ export class JobRunner {
     void this.checkDue();
   }
 
+  private async run(definition: JobDefinition<JobName>, jobId: string, data: JobPayloads[JobName], log: FastifyBaseLogger, next: () => void): Promise<void> {
+    try {
+      await this.claim(jobId, definition.name);
+      await definition.handle(data, { log, jobId });
+    } catch (error) {
+      log.warn({ err: error, jobId }, 'job failed; it will be retried');
+      throw error;
+    } finally {
+      await this.database.db.delete(jobRuns).where(eq(jobRuns.jobId, jobId)).catch(() => undefined);
+      // pg-boss waits a whole poll interval after each job; with more due, ask again at once.
+      next();
+    }
+  }
+
   /** Starts the workers of one queue; each asks for a job at once, then when woken (see checkDue). */
   private async startWorkers(definition: JobDefinition<JobName>): Promise<string[]> {
     // Each worker polls on its own only as a fallback, should the due check fail.
@@ -131,23 +151,18 @@ export class JobRunner {
     const log = this.options.log.child({ job: definition.name });
     const ids: string[] = [];
     for (let i = 0; i < (definition.concurrency ?? 1); i++) {
+      // A worker added once pg-boss is stopping would run a job under a database about to close.
+      if (!this.started) break;
       let workerId = '';
       workerId = await this.boss.work<JobPayloads[JobName]>(
         definition.name,
         { pollingIntervalSeconds: fallbackPollSeconds, batchSize: 1 },
-        async ([job]) => {
-          if (!job) return;
-          try {
-            await this.claim(job.id, definition.name);
-            await definition.handle(job.data, { log, jobId: job.id });
-          } catch (error) {
-            log.warn({ err: error, jobId: job.id }, 'job failed; it will be retried');
-            throw error;
-          } finally {
-            await this.database.db.delete(jobRuns).where(eq(jobRuns.jobId, job.id)).catch(() => undefined);
-            // pg-boss waits a whole poll interval after each job; with more due, ask again at once.
-            this.boss.notifyWorker(workerId);
-          }
+        ([job]) => {
+          if (!job) return Promise.resolve();
+          // pg-boss hands out a job its worker fetched while stopping: fail it back to the queue
+          // (another process or the next start runs it) rather than run it as the database closes.
+          if (!this.started) return Promise.reject(new Error('the job runner is stopping; the job will be retried'));
+          return this.tracked(this.runs, this.run(definition, job.id, job.data, log, () => this.boss.notifyWorker(workerId)));
         },
       );
       ids.push(workerId);
@@ -287,9 +302,26 @@ export class JobRunner {
     this.started = false;
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.dueCheck) clearTimeout(this.dueCheck);
+    // Workers still being started (a wake just before the stop) are in place before pg-boss stops
+    // its workers, so it stops them too and waits for their runs.
+    await Promise.allSettled([...this.workers.values()]);
     // Waits for runs in progress; what is left is failed back to the queue and retried.
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+    // pg-boss's stop does not wait for a fetch in flight (whose job then runs), nor for the
+    // statement that marks a run complete or failed, which it does not await: the caller would
+    // close the database under them, and their rejections would go unhandled. Wait for both.
+    const patience = Date.now() + STOP_PATIENCE_MS;
+    const inFlight = () => [...this.bossStatements, ...this.runs];
+    while (inFlight().length > 0 && Date.now() < patience) await Promise.race([Promise.allSettled(inFlight()), setTimeoutPromise(100)]);
     if (this.options.runWorkers) await this.database.db.delete(jobProcesses).where(eq(jobProcesses.id, this.processId)).catch(() => undefined);
+  }
+
+  /** `work`, held in `set` until it settles. */
+  private tracked<T>(set: Set<Promise<unknown>>, work: Promise<T>): Promise<T> {
+    set.add(work);
+    const forget = () => void set.delete(work);
+    work.then(forget, forget);
+    return work;
   }
 
   /**
