@@ -334,3 +334,152 @@ export async function wcagViolations(page: Page): Promise<WcagViolation[]> {
 export async function wcagProblems(page: Page): Promise<string[]> {
   return (await wcagViolations(page)).flatMap((v) => v.targets.map((target) => `${v.id} (${v.impact}): ${target}`));
 }
+
+/** The control that has focus, as assistive technology reads it: its role and accessible name. */
+export interface FocusedControl {
+  role: string;
+  name: string;
+  /** `role "name"`, for failure messages. */
+  label: string;
+}
+
+/** `role "name"` of an aria snapshot's first line (`- button "Place Bid"`, `- textbox "Email": text`). */
+function controlOfSnapshot(snapshot: string): { role: string; name: string } | null {
+  const first = snapshot.split('\n', 1)[0] ?? '';
+  const match = /^- ([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?/.exec(first);
+  if (!match) return null;
+  return { role: match[1]!, name: match[2] ? (JSON.parse(match[2]) as string) : '' };
+}
+
+/**
+ * The focused element's role and accessible name (as `getByRole` computes them), or null when
+ * nothing has focus (the document's body). An element without a role is named by its tag.
+ */
+export async function focusedControl(page: Page): Promise<FocusedControl | null> {
+  const focused = page.locator(':focus');
+  if ((await focused.count()) === 0) return null;
+  const snapshot = await focused.first().ariaSnapshot({ timeout: 2_000 }).catch(() => '');
+  const control = controlOfSnapshot(snapshot) ?? { role: await focused.first().evaluate((el) => el.tagName.toLowerCase()), name: '' };
+  return { ...control, label: `${control.role} "${control.name}"` };
+}
+
+/** What keeps focus from being seen: its indicator, and anything stuck on screen lying over it. */
+export interface FocusSight {
+  /** Where focus is (`tag.class "text"`), for messages. */
+  where: string;
+  /** The focused element shows an indicator: an outline or a ring of its own, or on the part that stands for it. */
+  indicated: boolean;
+  /** Sticky or fixed elements (the header, a bar) that overlap it, by `tag.class`. */
+  coveredBy: string[];
+  /** The part of it outside the window (it was not brought into view). */
+  offscreen: boolean;
+}
+
+/**
+ * Whether the focused element can be seen (WCAG 2.4.7 and 2.4.11): it draws a focus indicator
+ * (an outline or box-shadow on itself, or, for an input drawn by its label or a sibling, on that
+ * part), it lies within the window, and no sticky or fixed element (the sticky header, a sticky
+ * bid bar, a banner; inside an open modal dialog, the dialog's own sticky parts) is drawn over
+ * it. A region larger than half the window (the main content) needs only to be partly in view.
+ * Null when nothing has focus.
+ */
+export async function focusSight(page: Page): Promise<FocusSight | null> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body || el === document.documentElement) return null;
+    const describe = (node: Element) =>
+      `${node.tagName.toLowerCase()}${node.classList.length ? `.${Array.from(node.classList).join('.')}` : ''}${
+        node.textContent?.trim() ? ` "${node.textContent.trim().replace(/\s+/g, ' ').slice(0, 40)}"` : ''
+      }`;
+    const draws = (node: Element | null) => {
+      if (!node) return false;
+      const style = getComputedStyle(node);
+      const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+      return outline || (style.boxShadow !== 'none' && style.boxShadow !== '');
+    };
+    // A visually hidden input (a styled radio, a photo picker) is shown by its label or the element after it.
+    const stands = [el, el.nextElementSibling, el.parentElement, el.parentElement?.parentElement ?? null];
+    const indicated = stands.some((node) => draws(node));
+    const box = el.getBoundingClientRect();
+    const scope = el.closest('dialog[open]') ?? document.body;
+    const coveredBy: string[] = [];
+    for (const node of Array.from(scope.querySelectorAll('*'))) {
+      if (node === el || node.contains(el) || el.contains(node)) continue;
+      const style = getComputedStyle(node);
+      if (style.position !== 'sticky' && style.position !== 'fixed') continue;
+      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      // Outside a modal dialog, nothing in a closed dialog counts (it is not drawn).
+      if (scope === document.body && node.closest('dialog') && !node.closest('dialog[open]')) continue;
+      const over = node.getBoundingClientRect();
+      if (over.width === 0 || over.height === 0) continue;
+      const left = Math.max(over.left, box.left, 0);
+      const right = Math.min(over.right, box.right, window.innerWidth);
+      const top = Math.max(over.top, box.top, 0);
+      const bottom = Math.min(over.bottom, box.bottom, window.innerHeight);
+      if (left >= right || top >= bottom) continue;
+      // It lies over the focused element where it is drawn on top of it (a skip link drawn above the header is not under it).
+      const points = [0.1, 0.5, 0.9].flatMap((fx) => [0.1, 0.5, 0.9].map((fy) => [left + (right - left) * fx, top + (bottom - top) * fy] as const));
+      if (points.some(([x, y]) => node.contains(document.elementFromPoint(x, y)))) coveredBy.push(describe(node).split(' "')[0]!);
+    }
+    // A control must be seen whole; a region given focus (the main content, a log) larger than
+    // half the window needs only part of it in view, and a bar across a part of it does not hide it.
+    const region = box.height > window.innerHeight / 2;
+    if (region) coveredBy.length = 0;
+    const offscreen = region
+      ? box.bottom <= 0 || box.top >= window.innerHeight
+      : box.top < 0 || box.bottom > window.innerHeight || box.left < 0 || box.right > window.innerWidth;
+    return { where: describe(el), indicated, coveredBy, offscreen };
+  });
+}
+
+/** Fails unless the focused element can be seen (`focusSight`): an indicator, in the window, under nothing sticky. */
+export async function expectFocusVisible(page: Page, label: string): Promise<void> {
+  const sight = await focusSight(page);
+  expect(sight, `${label}: something has focus`).not.toBeNull();
+  expect(sight!.indicated, `${label}: ${sight!.where} shows a focus indicator`).toBe(true);
+  expect(sight!.coveredBy, `${label}: ${sight!.where} is under nothing sticky`).toEqual([]);
+  expect(sight!.offscreen, `${label}: ${sight!.where} is within the window`).toBe(false);
+}
+
+/** Matches a control's accessible name: a string exactly, a RegExp by search. */
+function nameMatches(name: string, wanted: string | RegExp): boolean {
+  return typeof wanted === 'string' ? name === wanted : wanted.test(name);
+}
+
+/** Fails unless the focused control has `role` and a name matching `name`; answers it. */
+export async function expectFocusOn(page: Page, role: string, name: string | RegExp, label = 'focus'): Promise<FocusedControl> {
+  const control = await focusedControl(page);
+  if (!control || control.role !== role || !nameMatches(control.name, name)) {
+    throw new Error(`${label}: focus should be on ${role} "${String(name)}", but it is on ${control?.label ?? 'nothing (the page body)'}`);
+  }
+  return control;
+}
+
+/**
+ * Presses `key` (Tab unless told; Shift+Tab goes back) until the control with `role` and a name
+ * matching `name` has focus, at most `max` times (40 unless told), and answers it. At every stop
+ * on the way focus must be visible and not under anything sticky (`focusSight`). It fails with
+ * the stops it passed, in order, when the control is not reached, or when focus is lost to the
+ * page's body on the way.
+ */
+export async function tabTo(page: Page, role: string, name: string | RegExp, options: { key?: string; max?: number } = {}): Promise<FocusedControl> {
+  const key = options.key ?? 'Tab';
+  const max = options.max ?? 40;
+  const passed: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(key);
+    const control = await focusedControl(page);
+    const stop = control?.label ?? 'nothing (the page body)';
+    passed.push(stop);
+    const trail = `${key} ×${i + 1} towards ${role} "${String(name)}" (passed: ${passed.join(' → ')})`;
+    expect(control, `${trail}: focus was lost`).not.toBeNull();
+    const sight = await focusSight(page);
+    if (sight) {
+      expect(sight.indicated, `${trail}: ${sight.where} shows no focus indicator`).toBe(true);
+      expect(sight.coveredBy, `${trail}: ${sight.where} is under sticky elements`).toEqual([]);
+      expect(sight.offscreen, `${trail}: ${sight.where} is outside the window`).toBe(false);
+    }
+    if (control && control.role === role && nameMatches(control.name, name)) return control;
+  }
+  throw new Error(`${role} "${String(name)}" not reached in ${max} presses of ${key}; passed: ${passed.join(' → ')}`);
+}

@@ -1,5 +1,5 @@
-import { Suspense, useEffect } from 'react';
-import { Outlet, ScrollRestoration, type Location } from 'react-router-dom';
+import { Suspense, useEffect, useRef } from 'react';
+import { Outlet, ScrollRestoration, useLocation, type Location } from 'react-router-dom';
 import { LoadingStatus } from '../components/ui/spinner.tsx';
 import { NavBar } from './nav-bar.tsx';
 import { SiteFooter } from './site-footer.tsx';
@@ -21,9 +21,27 @@ function ScreenReady() {
   return null;
 }
 
+/**
+ * After a move to another screen that took the focused control away with the old one (a form
+ * sent, a dialog's button that opened the next page), focus continues at the start of the new
+ * content, where "Skip to content" leads, instead of being lost to the page. Focus still on
+ * something (a link in the header, a field the new screen focused) stays where it is.
+ */
+function useFocusKeptAcrossScreens(): void {
+  const { pathname } = useLocation();
+  const shown = useRef(pathname);
+  useEffect(() => {
+    if (shown.current === pathname) return;
+    shown.current = pathname;
+    const active = document.activeElement;
+    if (active === null || active === document.body) document.getElementById('main')?.focus({ preventScroll: true });
+  }, [pathname]);
+}
+
 /** Navigation bar + main + footer around every screen. */
 export function Layout() {
   useSessionRevokedRedirect();
+  useFocusKeptAcrossScreens();
   return (
     <div className="app-shell">
       <a href="#main" className="skip-link">

@@ -22,7 +22,8 @@ function tabStops(root: HTMLElement): HTMLElement[] {
  *
  * - Its content is rendered only while it is open, so every opening starts fresh.
  * - Focus goes to the element marked `data-autofocus` (else the first control) and, when it
- *   closes, back to the element that had it when it opened (the button that opened it).
+ *   closes (or is taken off the page while open), back to the element that had it when it
+ *   opened (the button that opened it), when that is still on the page.
  * - Escape, the close button and a click on the backdrop close it, except while `busy` (a
  *   request is out: the dialog stays until it is answered).
  * - It is named by its title and, with a `description`, described by it.
@@ -69,6 +70,17 @@ export function ModalDialog({
       dialog.close();
     }
   }, [open]);
+
+  // Taken off the page while open (a dialog shown while it is rendered, closed by unmounting it):
+  // no close event comes, so give focus back here, unless something else has taken it meanwhile.
+  useEffect(() => {
+    const opener = returnTo;
+    return () => {
+      const target = opener.current;
+      const active = document.activeElement;
+      if (target?.isConnected && (active === null || active === document.body)) target.focus();
+    };
+  }, []);
 
   function onBackdropClick(event: MouseEvent<HTMLDialogElement>) {
     if (event.target === event.currentTarget && !busy) onClose();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { OrderActor, OperatorAction } from '@common/order-lifecycle.ts';
 import { amountCharged } from '@common/escrow-plans.ts';
@@ -53,6 +53,14 @@ export function DisputesSection({ titleId }: SectionProps) {
   const [deciding, setDeciding] = useState<{ order: DisputedOrder; outcome: OperatorAction } | null>(null);
   const [refused, setRefused] = useState(false);
   const [done, setDone] = useState<string | null>(null);
+  // A decided dispute leaves the list with its buttons: once its dialog has gone, focus goes to what was done.
+  const status = useRef<HTMLParagraphElement>(null);
+  const focusStatus = useRef(false);
+  useEffect(() => {
+    if (deciding !== null || !focusStatus.current) return;
+    focusStatus.current = false;
+    status.current?.focus();
+  }, [deciding]);
 
   function close() {
     setDeciding(null);
@@ -63,7 +71,9 @@ export function DisputesSection({ titleId }: SectionProps) {
 
   return (
     <ConsoleSection section="disputes" titleId={titleId} onRefresh={retry}>
-      <ConsoleStatus testId="dispute-resolved">{done}</ConsoleStatus>
+      <ConsoleStatus ref={status} testId="dispute-resolved">
+        {done}
+      </ConsoleStatus>
       <LoadedList resource={resource} retry={retry} label="Loading disputes..." empty={{ title: 'No open disputes', text: 'Every disputed order has been decided.' }}>
         {(orders) => (
           <ol className="tile-grid console-cards" aria-label="Open disputes, oldest first">
@@ -91,6 +101,7 @@ export function DisputesSection({ titleId }: SectionProps) {
               throw error;
             }
             mutate((list) => list.filter((o) => o.id !== order.id));
+            focusStatus.current = true;
             setDone(`Order #${order.id}: ${formatUsd(outcome === 'release' ? order.amount : amountCharged(order))} ${OUTCOMES[outcome].done}.`);
           }}
         />

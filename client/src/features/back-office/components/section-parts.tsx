@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from 'react';
+import type { FormEvent, ReactNode, Ref } from 'react';
 import { SHARED_ADDRESS_WINDOW_DAYS } from '@common/back-office.ts';
 import type { AdminSection } from '@common/paths.ts';
 import { RefreshIcon } from '../../../components/ui/icons.tsx';
@@ -85,10 +85,13 @@ export function ConsoleEmpty({ title, children }: { title: string; children?: Re
   );
 }
 
-/** What the last move did ("Order #12: $98,000 refunded to the buyer."), announced politely; hidden while empty. */
-export function ConsoleStatus({ children, testId }: { children: ReactNode; testId?: string }) {
+/**
+ * What the last move did ("Order #12: $98,000 refunded to the buyer."), announced politely; hidden
+ * while empty. Focus can be put on it (`ref`) when the move took away the control that made it.
+ */
+export function ConsoleStatus({ children, testId, ref }: { children: ReactNode; testId?: string; ref?: Ref<HTMLParagraphElement> }) {
   return (
-    <p className="console-status" role="status" data-testid={testId}>
+    <p ref={ref} className="console-status" role="status" data-testid={testId} tabIndex={-1}>
       {children}
     </p>
   );

@@ -122,6 +122,8 @@ export function BidForm({
     setFeedback(null);
     try {
       const placed = await sender.send(`${amount}:${maxAmount ?? ''}`, (key) => submitBid(carId, amount, key, userId, maxAmount));
+      // The maximum's field goes with the bid: focus in it moves to "Set a maximum", where it was opened.
+      if (document.activeElement?.id === maxInputId) document.getElementById(maxToggleId)?.focus();
       setDraft(null);
       setWithMax(false);
       setMaxDraft('');
@@ -175,7 +177,8 @@ export function BidForm({
           if (feedback) setFeedback(null);
         }}
         action={
-          <button type="submit" className="btn btn--gold" disabled={disabled || pending}>
+          // Busy, it stays focusable (a disabled button would drop keyboard focus); submit ignores it then.
+          <button type="submit" className="btn btn--gold" disabled={disabled} aria-disabled={pending || undefined}>
             {pending ? 'Placing bid...' : 'Place Bid'}
           </button>
         }

@@ -33,8 +33,11 @@ function useAskingPrice(offer: Offer, party: OfferParty): number | null {
   return resource.status === 'success' ? resource.data : null;
 }
 
-/** The viewer's moves on an open offer, each behind a dialog that says what it does. */
-export function OfferMoves({ offer, party }: { offer: Offer; party: OfferParty }) {
+/**
+ * The viewer's moves on an open offer, each behind a dialog that says what it does. `onMoved`
+ * hears of a move made here that stays on the thread (all but accept, which opens the order).
+ */
+export function OfferMoves({ offer, party, onMoved }: { offer: Offer; party: OfferParty; onMoved?: () => void }) {
   const navigate = useNavigate();
   const [opened, setOpened] = useState<OfferPartyMove | null>(null);
   const [amount, setAmount] = useState('');
@@ -81,6 +84,7 @@ export function OfferMoves({ offer, party }: { offer: Offer; party: OfferParty }
       );
       setOpened(null);
       if (move === 'accept') navigate(orderPath((result as Order).id));
+      else onMoved?.();
     } catch (error) {
       const { fields } = error instanceof ApiError ? detailsByField(error.details, ['amount'] as const) : { fields: {} as { amount?: string } };
       if (fields.amount) setAmountError(fields.amount);

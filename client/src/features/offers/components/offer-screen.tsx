@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useCallback, useId, useRef, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { carPath, orderPath } from '@common/paths.ts';
 import { formatUsd } from '@common/pricing.ts';
@@ -50,6 +50,11 @@ function OfferView({ offer, userId }: { offer: Offer; userId: number }) {
   const party = offerParty(offer, userId);
   const title = carTitle(offer.car);
   const open = offer.status === 'open';
+  const turnRef = useRef<HTMLParagraphElement>(null);
+  // After a move its button (and the dialog it opened) is gone: continue from whose turn it is now.
+  const focusTurn = useCallback(() => {
+    requestAnimationFrame(() => turnRef.current?.focus());
+  }, []);
 
   return (
     <div className="offer-page" data-testid="offer-page" data-status={offer.status}>
@@ -83,7 +88,7 @@ function OfferView({ offer, userId }: { offer: Offer; userId: number }) {
             <p className="muted" data-testid="offer-by">
               {party === offer.by ? 'Your' : `${actorName(offer, offer.by, party)}'s`} {offer.history.length > 1 ? 'latest amount' : 'offer'}
             </p>
-            <p className="offer-turn" data-testid="offer-turn" aria-live="polite">
+            <p ref={turnRef} className="offer-turn" data-testid="offer-turn" aria-live="polite" tabIndex={-1}>
               {turnText(offer, party)}
             </p>
             {open && (
@@ -107,7 +112,7 @@ function OfferView({ offer, userId }: { offer: Offer; userId: number }) {
                 </span>
               </p>
             )}
-            {open && <OfferMoves offer={offer} party={party} />}
+            {open && <OfferMoves offer={offer} party={party} onMoved={focusTurn} />}
           </OfferCard>
 
           <aside className="card offer-card offer-grid__car" aria-label="The car">
