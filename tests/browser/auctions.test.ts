@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, screenshotFromTop as shot, seriousViolations, usd, type Tab, type Viewport } from '../helpers/browser.ts';
+import { PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, screenshotFromTop as shot, wcagProblems, usd, type Tab, type Viewport } from '../helpers/browser.ts';
 import { listCar } from '../helpers/cars.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 
@@ -133,7 +133,7 @@ describe('timed auctions in the browser', () => {
     expect(await p.getByTestId('auction-badge').innerText()).toMatch(/auction/i);
     expect(await p.getByRole('button', { name: 'Buy with Escrow' }).count(), 'auctions sell by bidding only').toBe(0);
     expect(await p.getByRole('timer').first().getAttribute('aria-label')).toMatch(/^Ends in \d days? \d+ hours? left$/);
-    expect(await seriousViolations(p), 'the auction car page').toEqual([]);
+    expect(await wcagProblems(p), 'the auction car page').toEqual([]);
     await shot(p, 'auction-car-running-desktop');
 
     // A bid above the escrow limit is refused in the form, in the server's words.
@@ -217,7 +217,7 @@ describe('timed auctions in the browser', () => {
     expect(await b.page.getByTestId('auction-outcome').innerText()).toContain('You won!');
     await expect.poll(() => card.getByTestId('card-outcome').innerText(), SETTLE).toBe(`Sold for ${usd(next)}`);
     expect(await stillSamePage(cards.page)).toBe(true);
-    expect(await seriousViolations(b.page), 'the outcome panel').toEqual([]);
+    expect(await wcagProblems(b.page), 'the outcome panel').toEqual([]);
     await shot(b.page, 'auction-car-sold-winner');
     await shot(a.page, 'auction-car-sold-other-bidder');
 
@@ -254,7 +254,7 @@ describe('timed auctions in the browser', () => {
     expect(server.auction.acceptUntil).not.toBeNull();
     // A day to accept (an escrow day, 86,400 s here): the countdown reads about 24 hours.
     expect(await countdownText(p, 'accept-countdown')).toMatch(/^(23h 59m|1d 0h)$/);
-    expect(await seriousViolations(p), 'the seller\'s outcome panel').toEqual([]);
+    expect(await wcagProblems(p), 'the seller\'s outcome panel').toEqual([]);
     await shot(p, 'auction-car-reserve-not-met-seller');
 
     // My Listings offers the same action, with the same day to do it.
@@ -308,7 +308,7 @@ describe('timed auctions in the browser', () => {
     // Our 10-minute auction reads about 10 minutes.
     const shown = secondsShown(await cards.first().getByTestId('card-countdown-value').innerText());
     expect(Math.abs(shown - trulyLeft(soon.endsAt))).toBeLessThanOrEqual(2);
-    expect(await seriousViolations(v.page), 'the auction cards').toEqual([]);
+    expect(await wcagProblems(v.page), 'the auction cards').toEqual([]);
     await shot(v.page, 'auction-listing-cards');
     await v.page.setViewportSize(PHONE);
     await expectNoHorizontalScroll(v.page);
@@ -392,7 +392,7 @@ describe('timed auctions in the browser', () => {
     await expect.poll(() => p.getByTestId('error-reservePrice').innerText(), SETTLE).toBe('The reserve cannot be below the starting bid');
     await p.getByRole('textbox', { name: /^Reserve price/ }).fill('275,000');
     expect(await p.getByTestId('error-auctionEnds').count()).toBe(0);
-    expect(await seriousViolations(p), 'the auction form').toEqual([]);
+    expect(await wcagProblems(p), 'the auction form').toEqual([]);
     await shot(p, 'auction-sell-form');
 
     await p.getByRole('button', { name: 'Preview Listing' }).click();

@@ -24,7 +24,7 @@ import {
   expectNoHorizontalScroll,
   expectNoUnexpectedErrors,
   screenshotFromTop as shot,
-  seriousViolations,
+  wcagProblems,
   startBrowserApp,
   type Tab,
 } from '../helpers/browser.ts';
@@ -97,14 +97,11 @@ const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const consoleMenu = (page: Page) => page.getByRole('navigation', { name: 'Console sections' });
 
 /**
- * Serious accessibility problems once the page is still: a state change (the section menu's
- * highlight moving) runs as a transition even with reduced motion (0.01 ms, from global.css),
- * and axe must not read a colour halfway through it.
+ * WCAG 2.x A/AA problems once the page is still: a state change (the section menu's highlight
+ * moving) runs as a transition even with reduced motion (0.01 ms, from global.css), and axe must
+ * not read a colour halfway through it (`wcagViolations` waits for every transition to finish).
  */
-async function violations(page: Page) {
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-  return seriousViolations(page);
-}
+const violations = (page: Page) => wcagProblems(page);
 
 /** Opens a console section from its menu and waits for its heading. */
 async function openSection(page: Page, name: string): Promise<void> {

@@ -21,7 +21,7 @@ import {
   screenshot,
   screenshotFromTop,
   screenshotPath,
-  seriousViolations,
+  wcagProblems,
   startBrowserApp,
   type Tab,
 } from '../helpers/browser.ts';
@@ -150,7 +150,7 @@ describe('discussion', () => {
     expect(await item.innerText()).not.toContain('Not answered yet');
 
     await screenshotFromTop(asker.page, 'discussion-qa-desktop');
-    expect(await seriousViolations(asker.page), 'car page with a thread and Seller Q&A').toEqual([]);
+    expect(await wcagProblems(asker.page), 'car page with a thread and Seller Q&A').toEqual([]);
 
     // The page drawn on the server holds the answered question, before any script runs.
     const html = await (await fetch(`${base}/car/${carId}`)).text();
@@ -260,7 +260,7 @@ describe('discussion', () => {
     // The author's record opens on demand.
     await card.getByText('Author’s history').click();
     await expect.poll(() => card.getByTestId('author-history').innerText(), SETTLE).toContain('On this car: 1 message');
-    expect(await seriousViolations(desk.page), 'the moderation queue').toEqual([]);
+    expect(await wcagProblems(desk.page), 'the moderation queue').toEqual([]);
     await screenshotFromTop(desk.page, 'discussion-console-queue');
 
     await card.getByRole('button', { name: 'Remove' }).click();

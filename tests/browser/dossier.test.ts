@@ -25,7 +25,7 @@ import {
   expectNoHorizontalScroll,
   expectNoUnexpectedErrors,
   screenshotFromTop as shot,
-  seriousViolations,
+  wcagProblems,
   startBrowserApp,
   type Viewport,
 } from '../helpers/browser.ts';
@@ -252,7 +252,7 @@ describe('the listing as a dossier', () => {
     await record.getByLabel('Invoice').selectOption({ label: INVOICE_TITLE });
     await expect.poll(() => page.locator('.field__hint--error').count(), SETTLE).toBe(0);
     await shot(page, 'dossier-sell-form-desktop');
-    expect(await seriousViolations(page), 'the form with its dossier').toEqual([]);
+    expect(await wcagProblems(page), 'the form with its dossier').toEqual([]);
     await page.setViewportSize(PHONE);
     await expectNoHorizontalScroll(page, 'the dossier form fits a phone');
     await shot(page, 'dossier-sell-form-phone');
@@ -299,7 +299,7 @@ describe('the listing as a dossier', () => {
     expect(documentText).toContain('PDF');
     expect(documentText).toMatch(/\d+ KB/);
     await shot(page, 'dossier-car-page-desktop');
-    expect(await seriousViolations(page), 'the car page with its dossier').toEqual([]);
+    expect(await wcagProblems(page), 'the car page with its dossier').toEqual([]);
     await page.setViewportSize(PHONE);
     await expectNoHorizontalScroll(page, 'the car page with a dossier fits a phone');
     await shot(page, 'dossier-car-page-phone');
@@ -348,7 +348,7 @@ describe('the listing as a dossier', () => {
     expect(edited.knownFlaws[0].id, 'an edited entry keeps its id').toBe(stored.dossier.knownFlaws[0].id);
     expect(edited.documents.map((d: { kind: string }) => d.kind)).toEqual(['service', 'other']);
     await shot(page, 'dossier-edit-listing-desktop');
-    expect(await seriousViolations(page), 'the edit screen with its dossier').toEqual([]);
+    expect(await wcagProblems(page), 'the edit screen with its dossier').toEqual([]);
 
     expectNoUnexpectedErrors(s);
   }, 180_000);
@@ -392,7 +392,7 @@ describe('the listing as a dossier', () => {
     expect(saved.items.filter((i) => i.result === 'as_described')).toHaveLength(frozen.items.length - 1);
     expect(saved.snapshotHash, 'marking never changes the frozen dossier').toBe(frozen.snapshotHash);
     await shot(page, 'dossier-inspection-checklist-desktop');
-    expect(await seriousViolations(page), 'the checklist').toEqual([]);
+    expect(await wcagProblems(page), 'the checklist').toEqual([]);
 
     // The dispute cites the item found not as described.
     const disputes: unknown[] = [];
@@ -472,7 +472,7 @@ describe('the listing as a dossier', () => {
     expect(changes).toContain(`Was: ${scuff.text}`);
     expect(changes).toContain(`Now: ${reworded}`);
     await shot(page, 'dossier-console-dispute-desktop');
-    expect(await seriousViolations(page), 'the dispute view').toEqual([]);
+    expect(await wcagProblems(page), 'the dispute view').toEqual([]);
     await page.setViewportSize(PHONE);
     await expectNoHorizontalScroll(page, 'the dispute view fits a phone');
     await shot(page, 'dossier-console-dispute-phone');

@@ -12,7 +12,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { cars, orders, priceHistory } from '../../db/schema/index.ts';
 import type { SavedSearch } from '@common/schemas/discovery.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { DESKTOP, PHONE, Tabs, closeBrowserApp, collectConsoleErrors, expectNoHorizontalScroll, expectNoUnexpectedErrors, seriousViolations, startBrowserApp, usd, type Viewport } from '../helpers/browser.ts';
+import { DESKTOP, PHONE, Tabs, closeBrowserApp, collectConsoleErrors, expectNoHorizontalScroll, expectNoUnexpectedErrors, wcagProblems, startBrowserApp, usd, type Viewport } from '../helpers/browser.ts';
 import { orderIn } from '../helpers/escrow.ts';
 import { requestsTo } from '../helpers/api.ts';
 import { listCar as listCarAs } from '../helpers/cars.ts';
@@ -101,7 +101,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
     await panel(page).getByRole('button', { name: 'Apply filters' }).click();
     expect(params(page)).toEqual({ make: 'Porsche' });
     await shot(panel(page), 'filter-panel-errors');
-    expect(await seriousViolations(page), 'the filter panel with errors').toEqual([]);
+    expect(await wcagProblems(page), 'the filter panel with errors').toEqual([]);
 
     await field(page, 'Year to').fill('');
     await field(page, 'Price to').fill('$150,000');
@@ -132,7 +132,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
     expect(await dialog.getByLabel('Name').inputValue()).toBe(searchName);
     await dialog.getByRole('radio', { name: /Instant/ }).check();
     await shot(page, 'save-dialog-desktop');
-    expect(await seriousViolations(page), 'the save dialog').toEqual([]);
+    expect(await wcagProblems(page), 'the save dialog').toEqual([]);
     await dialog.getByRole('button', { name: 'Save search' }).click();
     await expect.poll(() => page.getByTestId('search-saved').textContent(), SETTLE).toContain(`Saved "${searchName}"`);
     const searches = (await call('GET', '/api/saved-searches', buyer)).json().data.searches as SavedSearch[];
@@ -163,7 +163,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
     await visitor.page.getByRole('button', { name: 'Turn off alerts' }).click();
     await expect.poll(() => visitor.page.getByTestId('unsubscribe-done').textContent(), SETTLE).toBe(`Alerts for "${searchName}" are off`);
     await shot(visitor.page, 'unsubscribed');
-    expect(await seriousViolations(visitor.page), 'the unsubscribe page').toEqual([]);
+    expect(await wcagProblems(visitor.page), 'the unsubscribe page').toEqual([]);
     const after = (await call('GET', '/api/saved-searches', buyer)).json().data.searches as SavedSearch[];
     expect(after[0]!.alerts).toBe('off');
 
@@ -184,7 +184,7 @@ describe('saved search from the filter panel, its alert and its unsubscribe link
     await row.getByLabel('Alerts').selectOption('daily');
     await waitUntil(async () => ((await call('GET', '/api/saved-searches', buyer)).json().data.searches as SavedSearch[])[0]!.alerts === 'daily', 10_000, 'daily');
     await shot(tab.page, 'dashboard-searches');
-    expect(await seriousViolations(tab.page), 'the saved searches tab').toEqual([]);
+    expect(await wcagProblems(tab.page), 'the saved searches tab').toEqual([]);
     // Run opens the listing with the search's filters.
     await row.getByRole('link', { name: `Run ${searchName}` }).click();
     await expect.poll(() => params(tab.page), SETTLE).toEqual({ make: 'Porsche', model, minYear: '2015', maxPrice: '150000' });
@@ -274,7 +274,7 @@ describe('sold results and price history', () => {
       await tab.page.goto(`${base}/results`);
       await row.first().waitFor();
       await shot(tab.page, `results-${viewport === PHONE ? 'phone' : 'desktop'}`);
-      expect(await seriousViolations(tab.page), 'the results page').toEqual([]);
+      expect(await wcagProblems(tab.page), 'the results page').toEqual([]);
       expectNoUnexpectedErrors(tab);
     }
 
@@ -301,7 +301,7 @@ describe('sold results and price history', () => {
       await expectOneSale(direct.page, car.id, `2021 ${make} GT3 Touring, sold for ${usd(162_500)}`);
       if (viewport === PHONE) await expectNoHorizontalScroll(direct.page);
       await shot(direct.page, `one-result-${viewport === PHONE ? 'phone' : 'desktop'}`);
-      expect(await seriousViolations(direct.page), 'one car\'s result').toEqual([]);
+      expect(await wcagProblems(direct.page), 'one car\'s result').toEqual([]);
       expectNoUnexpectedErrors(direct);
     }
     // A car that did not sell: said so, with the way to all results.
@@ -341,7 +341,7 @@ describe('sold results and price history', () => {
       await card.scrollIntoViewIfNeeded();
       await shot(card, `market-value-${viewport === PHONE ? 'phone' : 'desktop'}`);
       if (viewport === PHONE) await expectNoHorizontalScroll(tab.page);
-      expect(await seriousViolations(tab.page), 'the car page with the sales used').toEqual([]);
+      expect(await wcagProblems(tab.page), 'the car page with the sales used').toEqual([]);
       if (viewport === DESKTOP) {
         await items.first().getByRole('link', { name: `2021 ${sold.make} GT3 Touring` }).click();
         await expect.poll(() => params(tab.page), SETTLE).toEqual({ carId: String(sold.id) });
@@ -370,7 +370,7 @@ describe('sold results and price history', () => {
       await chart.scrollIntoViewIfNeeded();
       await shot(chart, `chart-${viewport === PHONE ? 'phone' : 'desktop'}`);
       if (viewport === DESKTOP) await shot(tab.page, 'car-page-with-chart');
-      expect(await seriousViolations(tab.page), 'the car page with its chart').toEqual([]);
+      expect(await wcagProblems(tab.page), 'the car page with its chart').toEqual([]);
       expectNoUnexpectedErrors(tab);
     }
     const tab = await openTab(null);

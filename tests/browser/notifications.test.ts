@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page, type Worker } from 'playwright-core';
 import type { TestApp } from '../helpers/app.ts';
-import { CHROMIUM_PATH, DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, screenshotFromTop, seriousViolations, startBrowserApp, wcagProblems } from '../helpers/browser.ts';
+import { CHROMIUM_PATH, DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, screenshotFromTop, startBrowserApp, wcagProblems } from '../helpers/browser.ts';
 import { createListing } from '../helpers/cars.ts';
 import { freePort } from '../helpers/app.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
@@ -426,7 +426,7 @@ describe('Settings → Notifications', () => {
     expect(stored.events.price_drop.email).toBe(true);
     expect(stored.events.order_update).toMatchObject({ inApp: true, email: true });
 
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await wcagProblems(page)).toEqual([]);
     // Every WCAG 2.0-2.2 A/AA rule at every impact, as the other screens are held to.
     expect(await wcagProblems(page)).toEqual([]);
     expectNoUnexpectedErrors({ errors });

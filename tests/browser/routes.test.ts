@@ -16,7 +16,7 @@ import { cars } from '../../db/schema/index.ts';
 import { SAMPLE_TESTIMONIALS } from '../../db/seed/sample-data.ts';
 import { dataOf } from '../helpers/api.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { DESKTOP, PHONE, closeBrowserApp, collectConsoleErrors, expectNoHorizontalScroll, startBrowserApp, loadAllImages, newAppContext, screenshot, seriousViolations, usd, type Viewport } from '../helpers/browser.ts';
+import { DESKTOP, PHONE, closeBrowserApp, collectConsoleErrors, expectNoHorizontalScroll, startBrowserApp, loadAllImages, newAppContext, screenshot, wcagViolations, usd, type Viewport } from '../helpers/browser.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
 import { quietFor } from '../helpers/wait.ts';
 
@@ -74,11 +74,11 @@ afterAll(() => closeBrowserApp({ browser, t }));
 const newContext = (viewport: Viewport, user?: SignedInUser): Promise<BrowserContext> => newAppContext(browser, { viewport, timeout: 10_000, user });
 
 async function expectAccessible(page: Page, label: string, known: string[] = []): Promise<void> {
-  const violations = await seriousViolations(page);
+  const violations = await wcagViolations(page);
   if (violations.length > 0) console.log(`axe violations on ${label}:\n${JSON.stringify(violations, null, 2)}`);
   expect(
     violations.filter((v) => !known.includes(v.id)),
-    `serious/critical axe violations on ${label}`,
+    `WCAG 2.x A/AA axe violations on ${label}`,
   ).toEqual([]);
 }
 

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { users } from '../../db/schema/index.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, screenshotFromTop as shot, screenshotPath, seriousViolations, usd, type Viewport } from '../helpers/browser.ts';
+import { DESKTOP, PHONE, Tabs, closeBrowserApp, expectNoHorizontalScroll, expectNoUnexpectedErrors, startBrowserApp, screenshotFromTop as shot, screenshotPath, wcagProblems, usd, type Viewport } from '../helpers/browser.ts';
 import { createListing } from '../helpers/escrow.ts';
 import { listCar } from '../helpers/cars.ts';
 import { createUser, type SignedInUser } from '../helpers/users.ts';
@@ -205,7 +205,7 @@ describe('selling', () => {
     await expect.poll(() => tileNames(page), SETTLE).toEqual(['1. blue-side.png', '2. red-front.jpg']);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move photo 2 earlier');
     await shot(page, 'sell-form-desktop');
-    expect(await seriousViolations(page), 'the form').toEqual([]);
+    expect(await wcagProblems(page), 'the form').toEqual([]);
 
     await page.setViewportSize(PHONE);
     await expectNoHorizontalScroll(page);
@@ -227,7 +227,7 @@ describe('selling', () => {
     const coverSrc = await card.locator('img').getAttribute('src');
     expect(await previewPage.locator('.page-preview__stage img').getAttribute('src')).toBe(coverSrc);
     await shot(page, 'sell-preview');
-    expect(await seriousViolations(page), 'the preview').toEqual([]);
+    expect(await wcagProblems(page), 'the preview').toEqual([]);
 
     // Publish: draft first, the photos one by one with progress, then on the market. The last
     // step is held back a moment so the finished progress can be seen.
@@ -245,7 +245,7 @@ describe('selling', () => {
     expect(await rows.getByTestId('upload-status').allInnerTexts()).toEqual(['Uploaded', 'Uploaded']);
     expect(await page.getByText('Uploading photos (2 of 2)').count()).toBe(1);
     await shot(page, 'sell-publishing');
-    expect(await seriousViolations(page), 'the publishing step').toEqual([]);
+    expect(await wcagProblems(page), 'the publishing step').toEqual([]);
     releasePublish();
 
     await expect.poll(() => new URL(page.url()).pathname, SETTLE).toMatch(/^\/car\/\d+$/);
@@ -295,7 +295,7 @@ describe('selling', () => {
     expect(await page.getByRole('button', { name: 'Place Bid' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Buy with Escrow' }).count()).toBe(0);
     await shot(page, 'car-page-photos');
-    expect(await seriousViolations(page), 'the car page').toEqual([]);
+    expect(await wcagProblems(page), 'the car page').toEqual([]);
 
     // In the listing, found by make and model, with its cover photo in the card size.
     const visitor = await openTab(null);
@@ -363,7 +363,7 @@ describe('selling', () => {
     }
     expect(await row.getByRole('link', { name: `Edit ${TITLE}` }).getAttribute('href')).toBe(`/sell/${listedCarId}/edit`);
     await shot(s.page, 'my-listings');
-    expect(await seriousViolations(s.page), 'My Listings').toEqual([]);
+    expect(await wcagProblems(s.page), 'My Listings').toEqual([]);
     await s.page.setViewportSize(PHONE);
     await expectNoHorizontalScroll(s.page);
     await shot(s.page, 'my-listings-phone');
@@ -377,7 +377,7 @@ describe('selling', () => {
     expect(dialogText).toContain(buyer.name);
     expect(dialogText).toContain(`An escrow order is created for ${buyer.name} at ${usd(bid)}`);
     await shot(s.page, 'accept-bid-dialog');
-    expect(await seriousViolations(s.page), 'the accept dialog').toEqual([]);
+    expect(await wcagProblems(s.page), 'the accept dialog').toEqual([]);
     await dialog.getByRole('button', { name: `Accept ${usd(bid)}` }).click();
     await dialog.getByTestId('accept-bid-done').waitFor();
     const [order] = (await t.app.inject({ method: 'GET', url: '/api/orders', headers: seller.auth })).json().data.orders;
@@ -429,7 +429,7 @@ describe('selling', () => {
     expect(await page.getByText('Retry the photos that failed, or remove them to publish without them.').count()).toBe(1);
     expect(await page.getByRole('link', { name: 'My Listings' }).getAttribute('href')).toBe('/dashboard?tab=listings');
     await shot(page, 'sell-upload-failed');
-    expect(await seriousViolations(page), 'a failed upload').toEqual([]);
+    expect(await wcagProblems(page), 'a failed upload').toEqual([]);
 
     // Retry sends it again (and the server refuses it again); Remove lets the rest go on the market.
     await failed.getByRole('button', { name: /^Retry/ }).click();
@@ -490,7 +490,7 @@ describe('selling', () => {
     await expect.poll(async () => dominantChannel((await serverCar(draftId)).photos[0].gallery.jpeg), SETTLE).toBe('red');
     await expect.poll(() => page.getByRole('button', { name: 'Move photo 1 later' }).isDisabled(), SETTLE).toBe(false);
     await shot(page, 'edit-listing');
-    expect(await seriousViolations(page), 'the edit page').toEqual([]);
+    expect(await wcagProblems(page), 'the edit page').toEqual([]);
 
     await page.getByRole('button', { name: 'Publish Listing' }).click();
     await expect.poll(() => new URL(page.url()).pathname, SETTLE).toBe(`/car/${draftId}`);
