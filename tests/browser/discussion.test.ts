@@ -274,6 +274,8 @@ describe('discussion', () => {
     await expect.poll(() => dialog.count(), SETTLE).toBe(0);
     await expect.poll(() => card.count(), { ...SETTLE, message: 'the message leaves the queue' }).toBe(0);
     expect(await desk.page.getByTestId('moderation-done').innerText()).toContain(`Message #${id} is removed`);
+    // Its card left with the button that opened the dialog: focus is on what was done, not lost.
+    await expect.poll(() => desk.page.evaluate(() => document.activeElement?.getAttribute('data-testid')), SETTLE).toBe('moderation-done');
 
     // The viewer's tab: gone at once, and on a fresh read.
     await expect.poll(() => threadWith(viewer.page, text).count(), { ...SETTLE, message: 'the message vanishes for the viewer' }).toBe(0);

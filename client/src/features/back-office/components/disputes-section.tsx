@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { OrderActor, OperatorAction } from '@common/order-lifecycle.ts';
 import { amountCharged } from '@common/escrow-plans.ts';
@@ -13,7 +13,7 @@ import { getDisputes, resolveDispute, type DisputedOrder } from '../api/admin-ap
 import { useConsoleResource } from '../hooks/console-access.ts';
 import { DisputeDossierView } from './dispute-dossier.tsx';
 import { ReasonDialog, type MoveWords } from './reason-dialog.tsx';
-import { ConsoleSection, ConsoleStatus, LoadedList, MoveButton, type SectionProps } from './section-parts.tsx';
+import { ConsoleSection, ConsoleStatus, LoadedList, MoveButton, useStatusFocusAfterMove, type SectionProps } from './section-parts.tsx';
 import './disputes-section.css';
 
 const ACTOR_LABELS: Record<OrderActor, string> = { buyer: 'Buyer', seller: 'Seller', system: 'LuxeMotors', operator: 'Escrow team' };
@@ -53,14 +53,8 @@ export function DisputesSection({ titleId }: SectionProps) {
   const [deciding, setDeciding] = useState<{ order: DisputedOrder; outcome: OperatorAction } | null>(null);
   const [refused, setRefused] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  // A decided dispute leaves the list with its buttons: once its dialog has gone, focus goes to what was done.
-  const status = useRef<HTMLParagraphElement>(null);
-  const focusStatus = useRef(false);
-  useEffect(() => {
-    if (deciding !== null || !focusStatus.current) return;
-    focusStatus.current = false;
-    status.current?.focus();
-  }, [deciding]);
+  // A decided dispute leaves the list with its buttons.
+  const { status, focusStatusAfterClose } = useStatusFocusAfterMove(deciding !== null);
 
   function close() {
     setDeciding(null);
@@ -101,7 +95,7 @@ export function DisputesSection({ titleId }: SectionProps) {
               throw error;
             }
             mutate((list) => list.filter((o) => o.id !== order.id));
-            focusStatus.current = true;
+            focusStatusAfterClose();
             setDone(`Order #${order.id}: ${formatUsd(outcome === 'release' ? order.amount : amountCharged(order))} ${OUTCOMES[outcome].done}.`);
           }}
         />

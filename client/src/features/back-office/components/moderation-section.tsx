@@ -24,7 +24,7 @@ import {
 import { useConsoleResource } from '../hooks/console-access.ts';
 import { AUDIT_ACTION_LABELS } from '../lib/format.ts';
 import { ReasonDialog, type MoveWords } from './reason-dialog.tsx';
-import { ConsoleSection, ConsoleStatus, LoadedList, MoveButton, type SectionProps } from './section-parts.tsx';
+import { ConsoleSection, ConsoleStatus, LoadedList, MoveButton, useStatusFocusAfterMove, type SectionProps } from './section-parts.tsx';
 import './moderation-section.css';
 
 type Filter = ChatQueueFilter | 'all';
@@ -103,6 +103,8 @@ export function ModerationSection({ titleId }: SectionProps) {
   const [acting, setActing] = useState<Acting | null>(null);
   const [refused, setRefused] = useState(false);
   const [done, setDone] = useState<string | null>(null);
+  // An approved or removed message leaves the queue with its buttons.
+  const { status, focusStatusAfterClose } = useStatusFocusAfterMove(acting !== null);
   const muteId = useId();
   const [hours, setHours] = useState(String(MUTE_CHOICES.includes(24) ? 24 : MUTE_CHOICES[0]));
   // Bumped after a mute or an unmute, so an open author's record reads itself again.
@@ -143,7 +145,9 @@ export function ModerationSection({ titleId }: SectionProps) {
         ))}
       </div>
 
-      <ConsoleStatus testId="moderation-done">{done}</ConsoleStatus>
+      <ConsoleStatus ref={status} testId="moderation-done">
+        {done}
+      </ConsoleStatus>
 
       <LoadedList
         resource={resource}
@@ -172,6 +176,7 @@ export function ModerationSection({ titleId }: SectionProps) {
             if (move !== 'approve' && move !== 'remove') return;
             await refusable(() => moderateMessage(message.id, move, reason));
             mutate((list) => list.filter((m) => m.id !== message.id));
+            focusStatusAfterClose();
             setDone(MOVES[move].done(message));
           }}
         />

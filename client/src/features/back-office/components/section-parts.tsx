@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode, Ref } from 'react';
+import { useEffect, useRef, type FormEvent, type ReactNode, type Ref } from 'react';
 import { SHARED_ADDRESS_WINDOW_DAYS } from '@common/back-office.ts';
 import type { AdminSection } from '@common/paths.ts';
 import { RefreshIcon } from '../../../components/ui/icons.tsx';
@@ -83,6 +83,27 @@ export function ConsoleEmpty({ title, children }: { title: string; children?: Re
       {children}
     </div>
   );
+}
+
+/**
+ * For a move that takes its own controls away (the item leaves the list with its buttons): once
+ * its dialog has gone, focus goes to the status saying what was done, not to the page. Give
+ * `status` to the section's ConsoleStatus and call `focusStatusAfterClose` when the move succeeds.
+ */
+export function useStatusFocusAfterMove(dialogOpen: boolean) {
+  const status = useRef<HTMLParagraphElement>(null);
+  const pending = useRef(false);
+  useEffect(() => {
+    if (dialogOpen || !pending.current) return;
+    pending.current = false;
+    status.current?.focus();
+  }, [dialogOpen]);
+  return {
+    status,
+    focusStatusAfterClose: () => {
+      pending.current = true;
+    },
+  };
 }
 
 /**
