@@ -44,7 +44,7 @@ afterAll(async () => {
 /** "HH:MM" of `at` on the wall clock of `timeZone`. */
 const wallTime = (at: number, timeZone: string) => new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(new Date(at));
 
-async function setQuietHours(user: SignedInClient, quietHours: { start: string; end: string; timeZone: string }): Promise<void> {
+async function setQuietHours(user: SignedInClient, quietHours: { start: string; end: string; timeZone: string } | null): Promise<void> {
   const res = await user.put<Preferences>('/api/users/notification-preferences', { quietHours });
   expect(res.status, res.body).toBe(200);
   expect(res.data.quietHours).toEqual(quietHours);
@@ -159,5 +159,36 @@ describe('during quiet hours', () => {
     expect(mails.filter((m) => m.subject === "You've been outbid").flatMap((m) => m.links)).toContain(`${t.config.appUrl}${carPath(auction.id)}`);
     // The fixed-price outbid is there in-app.
     expect((await inApp(user)).some((n) => n.event === 'outbid' && n.carId === fixed.id)).toBe(true);
+  }, 60_000);
+
+  it('sends what they held at once when the user turns them off, as one summary, not at their old end', async () => {
+    const seller = await signedIn(t);
+    const [ann, bob] = [await signedIn(t, { name: 'Ann Early' }), await signedIn(t, { name: 'Bob Early' })];
+    const phone = await device(seller);
+    const now = Date.now();
+    await setQuietHours(seller, { start: wallTime(now - 3_600_000, ZONE), end: wallTime(now + 3 * 3_600_000, ZONE), timeZone: ZONE });
+    const model = `296 GTB Off${now}`;
+    const car = await listCar(t, seller, { make: 'Ferrari', model, year: 2023, price: 320_000 });
+    await bid(ann, car.id, 320_000);
+    await bid(bob, car.id, 325_000);
+    await jobsSettled(t, PUSH_JOBS);
+    expect(mailbox.to(seller.email)).toEqual([]);
+    expect(await receiver.messages(phone.hash)).toEqual([]);
+
+    const offAt = Date.now();
+    await setQuietHours(seller, null);
+    const pushes = await waitFor(async () => {
+      const got = await receiver.messages(phone.hash);
+      return got.length >= 1 ? got : null;
+    }, { timeoutMs: 10_000, message: 'the held bids pushed once quiet hours are off' });
+    const mail = await waitFor(() => mailbox.to(seller.email)[0] ?? null, { timeoutMs: 10_000, message: 'the held bids emailed once quiet hours are off' });
+    const name = `2023 Ferrari ${model}`;
+    expect(pushes).toEqual([{ title: `2 bids: ${name}`, body: `2 bids on your ${name}, the highest $325,000`, url: carPath(car.id), event: 'bid_received', carId: car.id }]);
+    expect(mail.subject).toBe(`2 bids: ${name}`);
+    console.log(`[quiet-hours] held bids pushed ${receiver.accepted(phone.hash)[0]!.at - offAt} ms after quiet hours were turned off`);
+    // The dispatch queued for the old end is still waiting (hours away): what is due has run.
+    await jobsSettled(t, PUSH_JOBS);
+    expect(mailbox.to(seller.email)).toHaveLength(1);
+    expect(await receiver.messages(phone.hash)).toHaveLength(1);
   }, 60_000);
 });

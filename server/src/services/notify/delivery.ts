@@ -208,6 +208,25 @@ export class NotificationDelivery {
     this.o.jobs.wake('notify.dispatch');
   }
 
+  /**
+   * The user's quiet hours changed (turned off, or moved): what they were holding is looked at
+   * again now, under the new hours, instead of at the old end. A dispatch already queued for the
+   * old end later finds nothing left.
+   */
+  async quietHoursChanged(userId: number): Promise<void> {
+    const held = await this.o.db
+      .selectDistinct({ event: notificationNotices.event })
+      .from(notificationNotices)
+      .where(and(eq(notificationNotices.userId, userId), isNull(notificationNotices.batchId)));
+    if (held.length === 0) return;
+    await this.o.jobs.enqueueMany(
+      this.o.db,
+      'notify.dispatch',
+      held.map(({ event }) => ({ userId, event })),
+    );
+    this.wake();
+  }
+
   // ---- Dispatch: coalescing, quiet hours, one batch -------------------------------------------
 
   private async lockUser(tx: Transaction, userId: number): Promise<typeof notificationPreferences.$inferSelect> {

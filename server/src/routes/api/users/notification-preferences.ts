@@ -8,7 +8,7 @@ import { validationFailed } from '../../../lib/errors.ts';
 
 /** `/api/users/notification-preferences`: what arrives where, quiet hours, and the emails' one-click unsubscribe. */
 const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const preferences = app.services.notificationPreferences;
+  const { notificationPreferences: preferences, notificationDelivery: delivery } = app.services;
   const security = [{ bearerAuth: [] }];
 
   app.get(
@@ -33,7 +33,11 @@ const preferenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Envelope(PreferencesSchema) },
       },
     },
-    async (request) => ({ data: await preferences.update(request.session!.userId, request.body) }),
+    async (request) => {
+      const updated = await preferences.update(request.session!.userId, request.body);
+      if (request.body.quietHours !== undefined) await delivery.quietHoursChanged(request.session!.userId);
+      return { data: updated };
+    },
   );
 
   // RFC 8058: mail clients POST `List-Unsubscribe=One-Click` (multipart or urlencoded) to the
