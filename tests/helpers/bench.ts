@@ -37,3 +37,15 @@ export const latencyRow = (name: string, list: number[]) =>
 export function chooseBenchDatabase(postgres: boolean | undefined): void {
   process.env.DATABASE_URL = postgres ? (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres') : '';
 }
+
+/**
+ * A bench's server process never outlives the bench: killed when the script exits, and an
+ * uncaught error ends the script (and so the server) instead of leaving it half-measured.
+ */
+export function endWithBench(server: { process: { kill(signal: NodeJS.Signals): boolean } }): void {
+  process.on('exit', () => server.process.kill('SIGKILL'));
+  process.on('uncaughtException', (error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io } from 'socket.io-client';
 import type { OrderWithEvents } from '@common/schemas/orders.ts';
-import { benchArgs, chooseBenchDatabase, LATENCY_TABLE_HEAD, latencyRow } from '../helpers/bench.ts';
+import { benchArgs, chooseBenchDatabase, LATENCY_TABLE_HEAD, latencyRow, endWithBench } from '../helpers/bench.ts';
 import { insertListing } from '../helpers/escrow.ts';
 import { insertAccounts, serverDatabase, signIn } from '../helpers/server-database.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
@@ -50,12 +50,7 @@ const server = await startServerProcess({
   JOB_POLL_SECONDS: values.poll!,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
 });
-// Never leave the server running, whatever happens below.
-process.on('exit', () => server.process.kill('SIGKILL'));
-process.on('uncaughtException', (error) => {
-  console.error(error);
-  process.exit(1);
-});
+endWithBench(server);
 
 async function call<T>(token: string | null, method: string, path: string, body?: object): Promise<{ ms: number; status: number; data: T }> {
   const started = performance.now();

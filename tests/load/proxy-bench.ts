@@ -28,7 +28,7 @@ import type { PlacedBid } from '@common/schemas/bids.ts';
 import type { CarDetail } from '@common/schemas/cars.ts';
 import type { ServerEventPayload } from '@common/socket-events.ts';
 import { bidIncrement, minimumBid } from '@common/bid-rules.ts';
-import { benchArgs, chooseBenchDatabase, LATENCY_TABLE_HEAD, latencyRow, percentile } from '../helpers/bench.ts';
+import { benchArgs, chooseBenchDatabase, LATENCY_TABLE_HEAD, latencyRow, percentile, endWithBench } from '../helpers/bench.ts';
 import { http, insertAccounts, serverDatabase, signIn } from '../helpers/server-database.ts';
 import { startServerProcess } from '../helpers/server-process.ts';
 
@@ -61,12 +61,7 @@ const server = await startServerProcess({
   RATE_LIMIT_LOGIN_PER_IP: '10000',
   LOG_LEVEL: 'error',
 });
-// Never leave the server running, whatever happens below.
-process.on('exit', () => server.process.kill('SIGKILL'));
-process.on('uncaughtException', (error) => {
-  console.error(error);
-  process.exit(1);
-});
+endWithBench(server);
 const [sellerToken, ...bidderTokens] = await Promise.all(database.prepared.map((account) => signIn(server.url, account)));
 const bidderIds = database.prepared.slice(1).map((account) => account.id);
 

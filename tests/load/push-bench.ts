@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { minimumBid } from '@common/bid-rules.ts';
 import { formatUsd } from '@common/pricing.ts';
-import { benchArgs, chooseBenchDatabase, LATENCY_TABLE_HEAD, latencyRow } from '../helpers/bench.ts';
+import { benchArgs, chooseBenchDatabase, LATENCY_TABLE_HEAD, latencyRow, endWithBench } from '../helpers/bench.ts';
 import { insertListing } from '../helpers/escrow.ts';
 import { PushReceiver } from '../helpers/push-receiver.ts';
 import { http, insertAccounts, serverDatabase, signIn } from '../helpers/server-database.ts';
@@ -60,12 +60,7 @@ const server = await startServerProcess({
   JOB_POLL_SECONDS: values.poll!,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'error',
 });
-// Never leave the server running, whatever happens below.
-process.on('exit', () => server.process.kill('SIGKILL'));
-process.on('uncaughtException', (error) => {
-  console.error(error);
-  process.exit(1);
-});
+endWithBench(server);
 
 const sellerToken = await signIn(server.url, seller);
 const tokens = await Promise.all(bidders.map((b) => signIn(server.url, b)));
