@@ -24,7 +24,7 @@ import {
 import { useConsoleResource } from '../hooks/console-access.ts';
 import { AUDIT_ACTION_LABELS } from '../lib/format.ts';
 import { ReasonDialog, type MoveWords } from './reason-dialog.tsx';
-import { ConsoleSection, ConsoleStatus, LoadedList, MoveButton, useStatusFocusAfterMove, type SectionProps } from './section-parts.tsx';
+import { ConsoleSection, ConsoleStatus, FilterChips, LoadedList, MoveButton, useStatusFocusAfterMove, type SectionProps } from './section-parts.tsx';
 import './moderation-section.css';
 
 type Filter = ChatQueueFilter | 'all';
@@ -128,22 +128,15 @@ export function ModerationSection({ titleId }: SectionProps) {
 
   return (
     <ConsoleSection section="moderation" titleId={titleId} onRefresh={retry}>
-      <div className="cluster" role="group" aria-label="Show messages">
-        {FILTERS.map((option) => (
-          <button
-            key={option.value}
-            type="button"
-            className="chip"
-            aria-pressed={filter === option.value}
-            onClick={() => {
-              setDone(null);
-              setFilter(option.value);
-            }}
-          >
-            {option.label}
-          </button>
-        ))}
-      </div>
+      <FilterChips
+        label="Show messages"
+        options={FILTERS}
+        value={filter}
+        onChange={(next) => {
+          setDone(null);
+          setFilter(next);
+        }}
+      />
 
       <ConsoleStatus ref={status} testId="moderation-done">
         {done}

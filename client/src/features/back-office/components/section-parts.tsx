@@ -85,6 +85,19 @@ export function ConsoleEmpty({ title, children }: { title: string; children?: Re
   );
 }
 
+/** A row of toggle chips choosing what a section lists; choosing one also clears the last move's status. */
+export function FilterChips<F extends string>({ label, options, value, onChange }: { label: string; options: readonly { value: F; label: string }[]; value: F; onChange: (value: F) => void }) {
+  return (
+    <div className="cluster" role="group" aria-label={label}>
+      {options.map((option) => (
+        <button key={option.value} type="button" className="chip" aria-pressed={value === option.value} onClick={() => onChange(option.value)}>
+          {option.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 /**
  * For a move that takes its own controls away (the item leaves the list with its buttons): once
  * its dialog has gone, focus goes to the status saying what was done, not to the page. Give

@@ -10,7 +10,7 @@ import { formatDateTime } from '../../../lib/relative-time.ts';
 import { useSubmission } from '../../../lib/use-submission.ts';
 import { getTickets, replyToTicket, type AdminTicket } from '../api/admin-api.ts';
 import { useConsoleResource, useReportRefusal } from '../hooks/console-access.ts';
-import { ConsoleSection, ConsoleStatus, LoadedList, type SectionProps } from './section-parts.tsx';
+import { ConsoleSection, ConsoleStatus, FilterChips, LoadedList, type SectionProps } from './section-parts.tsx';
 import './tickets-section.css';
 
 type Filter = TicketStatus | 'all';
@@ -35,22 +35,15 @@ export function TicketsSection({ titleId }: SectionProps) {
   return (
     <ConsoleSection section="tickets" titleId={titleId}>
 
-      <div className="cluster" role="group" aria-label="Show tickets">
-        {FILTERS.map((option) => (
-          <button
-            key={option.value}
-            type="button"
-            className="chip"
-            aria-pressed={filter === option.value}
-            onClick={() => {
-              setDone(null);
-              setFilter(option.value);
-            }}
-          >
-            {option.label}
-          </button>
-        ))}
-      </div>
+      <FilterChips
+        label="Show tickets"
+        options={FILTERS}
+        value={filter}
+        onChange={(next) => {
+          setDone(null);
+          setFilter(next);
+        }}
+      />
 
       <ConsoleStatus>{done}</ConsoleStatus>
 
