@@ -8,18 +8,16 @@ import { DescriptionFields, PriceFields } from './listing-fields.tsx';
 
 const IMMEDIATE_FIELDS: readonly ListingField[] = ['condition', 'features'];
 
-/** The details a published listing can still change, saved with only what changed. */
-export function EditListingDetails({
-  car,
-  locked,
-  onSaved,
-  onRefused,
-}: {
+/** What each section of the edit screen is given: the car, whether it is locked, and what to do with the answer. */
+export interface EditSectionProps {
   car: CarDetail;
   locked: boolean;
   onSaved: (car: CarDetail) => void;
   onRefused: (error: unknown, show: (message: string) => void) => void;
-}) {
+}
+
+/** The details a published listing can still change, saved with only what changed. */
+export function EditListingDetails({ car, locked, onSaved, onRefused }: EditSectionProps) {
   const idBase = useId();
   const form = useListingForm({ idBase, initial: () => listingFormValues(car), fields: EDITABLE_FIELDS, immediate: IMMEDIATE_FIELDS });
   const [saving, setSaving] = useState(false);

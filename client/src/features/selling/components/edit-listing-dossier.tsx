@@ -8,19 +8,10 @@ import { useDossierForm } from '../hooks/use-dossier-form.ts';
 import { buildDossierEdit, dossierErrorsFromDetails, dossierFormValues } from '../lib/dossier-form.ts';
 import { DocumentsField } from './documents-field.tsx';
 import { DossierFields } from './dossier-fields.tsx';
+import type { EditSectionProps } from './edit-listing-details.tsx';
 
 /** The dossier of a listing: VIN, lists and service records, saved together (each list replaced in full). */
-export function EditListingDossier({
-  car,
-  locked,
-  onSaved,
-  onRefused,
-}: {
-  car: CarDetail;
-  locked: boolean;
-  onSaved: (car: CarDetail) => void;
-  onRefused: (error: unknown, show: (message: string) => void) => void;
-}) {
+export function EditListingDossier({ car, locked, onSaved, onRefused }: EditSectionProps) {
   const idBase = useId();
   const form = useDossierForm({ initial: () => dossierFormValues(car.dossier), car: { make: car.make, year: car.year } });
   const [saving, setSaving] = useState(false);
