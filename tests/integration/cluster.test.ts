@@ -164,7 +164,11 @@ describe.skipIf(!canRun)('two worker processes on one port (WEB_CONCURRENCY=2)',
     const polling: Socket[] = [];
     // New connections go to the workers in turn; keep going until both hold polling sessions.
     while (polling.length < 4 || new Set(polling.map(slotOf)).size < 2) {
-      expect(polling.length).toBeLessThan(12);
+      expect(polling.length).toBeLessThan(30);
+      // The primary hands a connection only to a worker that took the last one; a worker held up
+      // for a moment (a loaded machine) misses its turns, and which worker is free cannot be seen
+      // from here, so after the first few tries the next one comes a little later.
+      if (polling.length >= 4) await new Promise((resolve) => setTimeout(resolve, 200));
       polling.push(await viewer(carId, ['polling']));
     }
     expect(polling.every((socket) => socket.io.engine.transport.name === 'polling')).toBe(true);
