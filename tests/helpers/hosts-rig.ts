@@ -93,8 +93,11 @@ export class HostsRig {
     return this.proxyPort + 1 + index;
   }
 
-  /** Starts host `index` (again, after a kill) and waits until it answers. */
-  async startHost(index: number): Promise<RigHost> {
+  /**
+   * Starts host `index` (again, after a kill) and waits until it answers. A host started after
+   * the rig is not behind HAProxy: it is reached at its own `url`.
+   */
+  async startHost(index: number, workers = this.options.workers ?? 2): Promise<RigHost> {
     const port = this.hostPort(index);
     const url = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, ['server/run.mjs', 'start'], {
@@ -111,7 +114,7 @@ export class HostsRig {
         REDIS_CLUSTER_NODES: this.redis.nodesSetting,
         REDIS_PREFIX: this.prefix,
         JWT_SECRET: SECRET,
-        WEB_CONCURRENCY: String(this.options.workers ?? 2),
+        WEB_CONCURRENCY: String(workers),
         SOCKET_TRANSPORTS: 'websocket',
         DATA_DIR: mkdtempSync(join(this.dir, `host-${index}-`)),
         ...this.options.env,

@@ -19,10 +19,11 @@ describe.skipIf(unavailable !== null)('three hosts behind HAProxy on a Redis Clu
   let viewers: RigViewer[] = [];
   let bidder: RigBidder;
   let carId: number;
+  let prepared: Awaited<ReturnType<HostsRig['prepare']>>;
 
   beforeAll(async () => {
     rig = await HostsRig.start({ redisBasePort: 7111, proxyPort: 7211 });
-    const prepared = await rig.prepare({ bidders: 3 });
+    prepared = await rig.prepare({ bidders: 3 });
     carId = prepared.carId;
     bidder = new RigBidder(rig.url, carId, prepared.price, prepared.bidders);
     viewers = Array.from({ length: VIEWERS }, () => new RigViewer(rig.url, carId));
@@ -87,4 +88,30 @@ describe.skipIf(unavailable !== null)('three hosts behind HAProxy on a Redis Clu
     expect(resumed).toBe(true);
     await everyViewerHoldsEveryBid(10_000, 'every viewer to hold every accepted bid after the failover');
   }, 60_000);
+
+  it("keeps serving each process's own viewers while the whole cluster is down: bids accepted, pushed, and joins answered", async () => {
+    // A host of one process, reached directly: its viewers and the bids it takes share that
+    // process, which is what must go on working without Redis (other processes miss the events
+    // until the cluster is back, and resync then).
+    const alone = await rig.startHost(rig.hosts.length, 1);
+    const local = Array.from({ length: 5 }, () => new RigViewer(alone.url, carId));
+    try {
+      await waitUntil(() => local.every((v) => v.joined), 20_000, "the lone host's viewers to join");
+      await Promise.all(rig.redis.livePorts().map((port) => rig.redis.kill(port)));
+      expect(rig.redis.livePorts()).toEqual([]);
+      const direct = new RigBidder(alone.url, carId, prepared.price, prepared.bidders);
+      for (let i = 0; i < 3; i++) {
+        const id = await direct.bid();
+        await waitUntil(() => local.every((v) => v.pushes.get(id) === 1), 5_000, `bid ${id} pushed to the process's own viewers`);
+      }
+      // A viewer arriving meanwhile is answered and gets the next bid.
+      const late = new RigViewer(alone.url, carId);
+      local.push(late);
+      await waitUntil(() => late.joined, 10_000, 'a viewer joining while the cluster is down');
+      const id = await direct.bid();
+      await waitUntil(() => local.every((v) => v.pushes.get(id) === 1), 5_000, 'the next bid pushed to every viewer of the process, the late one too');
+    } finally {
+      for (const viewer of local) viewer.close();
+    }
+  }, 90_000);
 });
