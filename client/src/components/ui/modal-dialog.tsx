@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type MouseEvent, type ReactNode, type SyntheticEvent } from 'react';
+import { Alert } from './alert.tsx';
 import { CloseIcon } from './icons.tsx';
 import './modal-dialog.css';
 
@@ -28,7 +29,8 @@ function tabStops(root: HTMLElement): HTMLElement[] {
  *   request is out: the dialog stays until it is answered).
  * - It is named by its title and, with a `description`, described by it.
  *
- * A form inside it uses the class `modal-dialog__form`; its buttons go in `modal-dialog__actions`.
+ * A form inside it uses the class `modal-dialog__form`; its buttons go in `modal-dialog__actions`
+ * (`ModalFormFooter` for the usual Cancel and send).
  */
 export function ModalDialog({
   open,
@@ -145,5 +147,46 @@ export function ModalDialog({
         </div>
       )}
     </dialog>
+  );
+}
+
+/**
+ * The end of a form in the dialog: why the last attempt failed, if it did, then Cancel and the
+ * submit button. While `busy` both are disabled and the submit button says what is under way.
+ */
+export function ModalFormFooter({
+  error,
+  errorTestId,
+  busy,
+  onCancel,
+  submitLabel,
+  busyLabel,
+  danger = false,
+}: {
+  error: string | null;
+  errorTestId: string;
+  busy: boolean;
+  onCancel: () => void;
+  submitLabel: string;
+  busyLabel: string;
+  /** A move that is hard to undo: the submit button says so in red. */
+  danger?: boolean;
+}) {
+  return (
+    <>
+      {error && (
+        <Alert tone="error" testId={errorTestId}>
+          <p>{error}</p>
+        </Alert>
+      )}
+      <div className="modal-dialog__actions">
+        <button type="button" className="btn btn--outline" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+        <button type="submit" className={danger ? 'btn btn--danger' : 'btn btn--primary'} disabled={busy}>
+          {busy ? busyLabel : submitLabel}
+        </button>
+      </div>
+    </>
   );
 }

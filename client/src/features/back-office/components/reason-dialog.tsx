@@ -2,9 +2,8 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { REASON_MAX_LENGTH } from '@common/back-office.ts';
 import { ReasonSchema } from '@common/schemas/admin.ts';
 import { issuesByField } from '@common/validation.ts';
-import { Alert } from '../../../components/ui/alert.tsx';
 import { CharCounter, TextAreaField } from '../../../components/ui/form-field.tsx';
-import { ModalDialog } from '../../../components/ui/modal-dialog.tsx';
+import { ModalDialog, ModalFormFooter } from '../../../components/ui/modal-dialog.tsx';
 import { ApiError, errorMessage } from '../../../lib/api-client.ts';
 import { detailsByField } from '../../../lib/field-errors.ts';
 import { useReportRefusal } from '../hooks/console-access.ts';
@@ -119,19 +118,7 @@ function ReasonForm({
           setServerProblem(null);
         }}
       />
-      {error && (
-        <Alert tone="error" testId="console-action-error">
-          <p>{error}</p>
-        </Alert>
-      )}
-      <div className="modal-dialog__actions">
-        <button type="button" className="btn btn--outline" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" className={danger ? 'btn btn--danger' : 'btn btn--primary'} disabled={busy}>
-          {busy ? busyLabel : confirm}
-        </button>
-      </div>
+      <ModalFormFooter error={error} errorTestId="console-action-error" busy={busy} onCancel={onClose} submitLabel={confirm} busyLabel={busyLabel} danger={danger} />
     </form>
   );
 }

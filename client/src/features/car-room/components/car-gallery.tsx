@@ -102,7 +102,7 @@ export function CarGallery({ images, photos = [], title }: { images: string[]; p
                 <li key={p.card.webp}>
                   <button
                     type="button"
-                    className="gallery__thumb"
+                    className="photo-thumb gallery__thumb"
                     aria-current={i === index ? 'true' : undefined}
                     aria-label={`Show photo ${i + 1} of ${count}`}
                     onClick={() => go(i)}
@@ -118,7 +118,7 @@ export function CarGallery({ images, photos = [], title }: { images: string[]; p
                 <li key={url}>
                   <button
                     type="button"
-                    className="gallery__thumb"
+                    className="photo-thumb gallery__thumb"
                     aria-current={i === index ? 'true' : undefined}
                     aria-label={`Show photo ${i + 1} of ${count}${viewNameOf(url) ? `: ${viewNameOf(url)}` : ''}`}
                     onClick={() => go(i)}

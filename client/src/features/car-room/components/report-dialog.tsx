@@ -1,9 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ReportChatSchema } from '@common/schemas/chat.ts';
 import { issuesByField } from '@common/validation.ts';
-import { Alert } from '../../../components/ui/alert.tsx';
 import { CharCounter, TextAreaField } from '../../../components/ui/form-field.tsx';
-import { ModalDialog } from '../../../components/ui/modal-dialog.tsx';
+import { ModalDialog, ModalFormFooter } from '../../../components/ui/modal-dialog.tsx';
 import { CHAT_REPORT_NOTE_MAX_LENGTH, CHAT_REPORT_REASONS, type ChatMessage, type ChatReportReason } from '../api/car-room-api.ts';
 import { discussionRefusal } from '../lib/discussion-errors.ts';
 import { reportChatMessage } from '../stores/car-room-store.ts';
@@ -134,19 +133,7 @@ function ReportForm({
         onChange={setNote}
         data-testid="report-note"
       />
-      {failure && (
-        <Alert tone="error" testId="report-error">
-          <p>{failure}</p>
-        </Alert>
-      )}
-      <div className="modal-dialog__actions">
-        <button type="button" className="btn btn--outline" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn--danger" disabled={busy}>
-          {busy ? 'Sending...' : 'Send Report'}
-        </button>
-      </div>
+      <ModalFormFooter error={failure} errorTestId="report-error" busy={busy} onCancel={onClose} submitLabel="Send Report" busyLabel="Sending..." danger />
     </form>
   );
 }

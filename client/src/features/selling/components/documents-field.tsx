@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { DOCUMENT_MAX_SIZE, DOCUMENT_TYPE_NAMES } from '@common/dossier.ts';
 import type { DossierDocument } from '@common/schemas/dossier.ts';
 import { SelectField, TextField } from '../../../components/ui/form-field.tsx';
@@ -6,6 +5,7 @@ import { CheckIcon, FileTextIcon, RefreshIcon, TrashIcon, UploadIcon } from '../
 import { formatFileSize } from '../../../lib/quantities.ts';
 import type { DocumentUploads, LocalDocument } from '../hooks/use-document-uploads.ts';
 import { DOCUMENT_ACCEPT, DOCUMENT_KIND_LABELS, DOCUMENT_KIND_OPTIONS, DOSSIER_LIMITS, type DocumentKind } from '../lib/dossier-form.ts';
+import { FilePicker } from './file-picker.tsx';
 
 /** "Waiting", "Uploading 45%", "Checking...", "Uploaded" or "Failed". */
 export function documentStatusText(document: Pick<LocalDocument, 'status' | 'progress'>, later: boolean): string {
@@ -53,9 +53,6 @@ export function DocumentsField({
   /** A picked document was dropped before it went up. */
   onRemovedLocal?: (key: string) => void;
 }) {
-  const inputId = useId();
-  const hintId = useId();
-  const problemsId = useId();
   const pending = uploads.documents.filter((d) => !d.uploaded);
   const total = onServer.length + pending.length;
   const full = total >= DOSSIER_LIMITS.maxDocuments;
@@ -115,35 +112,26 @@ export function DocumentsField({
       )}
 
       <div className="document-pick">
-        <input
-          id={inputId}
-          className="sr-only"
-          type="file"
+        <FilePicker
           accept={DOCUMENT_ACCEPT}
-          multiple
           disabled={disabled || full}
-          aria-describedby={[hintId, problems.length > 0 ? problemsId : ''].filter(Boolean).join(' ')}
-          onChange={(event) => {
-            const files = Array.from(event.target.files ?? []);
-            event.target.value = '';
-            if (files.length > 0) onPick(files);
-          }}
+          onFiles={onPick}
+          problems={problems}
+          buttonClassName={disabled || full ? 'btn btn--outline is-disabled' : 'btn btn--outline'}
+          button={
+            <>
+              <UploadIcon size={18} />
+              Choose Documents
+            </>
+          }
+          hintClassName="field__hint muted"
+          hint={
+            <>
+              {DOCUMENT_TYPE_NAMES}, up to {DOCUMENT_MAX_SIZE} each, at most {DOSSIER_LIMITS.maxDocuments} documents ({total} of {DOSSIER_LIMITS.maxDocuments}).
+              Buyers can open them from the car page.
+            </>
+          }
         />
-        <label htmlFor={inputId} className={disabled || full ? 'btn btn--outline is-disabled' : 'btn btn--outline'}>
-          <UploadIcon size={18} />
-          Choose Documents
-        </label>
-        <p id={hintId} className="field__hint muted">
-          {DOCUMENT_TYPE_NAMES}, up to {DOCUMENT_MAX_SIZE} each, at most {DOSSIER_LIMITS.maxDocuments} documents ({total} of {DOSSIER_LIMITS.maxDocuments}).
-          Buyers can open them from the car page.
-        </p>
-        {problems.length > 0 && (
-          <ul id={problemsId} className="photo-drop__problems" role="alert">
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        )}
       </div>
     </div>
   );

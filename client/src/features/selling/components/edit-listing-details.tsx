@@ -1,27 +1,20 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ErrorCode } from '@common/error-codes.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { updateListing, type CarDetail } from '../api/selling-api.ts';
+import { updateListing } from '../api/selling-api.ts';
 import { useListingForm } from '../hooks/use-listing-form.ts';
 import { EDITABLE_FIELDS, errorsFromDetails, listingChanges, listingFormValues, type ListingField, type ListingFormValues } from '../lib/listing-form.ts';
+import { SaveActions, type EditSectionProps, type SaveStatus } from './edit-section-parts.tsx';
 import { DescriptionFields, PriceFields } from './listing-fields.tsx';
 
 const IMMEDIATE_FIELDS: readonly ListingField[] = ['condition', 'features'];
-
-/** What each section of the edit screen is given: the car, whether it is locked, and what to do with the answer. */
-export interface EditSectionProps {
-  car: CarDetail;
-  locked: boolean;
-  onSaved: (car: CarDetail) => void;
-  onRefused: (error: unknown, show: (message: string) => void) => void;
-}
 
 /** The details a published listing can still change, saved with only what changed. */
 export function EditListingDetails({ car, locked, onSaved, onRefused }: EditSectionProps) {
   const idBase = useId();
   const form = useListingForm({ idBase, initial: () => listingFormValues(car), fields: EDITABLE_FIELDS, immediate: IMMEDIATE_FIELDS });
   const [saving, setSaving] = useState(false);
-  const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [status, setStatus] = useState<SaveStatus | null>(null);
 
   function onChange<F extends ListingField>(field: F, value: ListingFormValues[F]) {
     form.onChange(field, value);
@@ -64,14 +57,7 @@ export function EditListingDetails({ car, locked, onSaved, onRefused }: EditSect
       </p>
       <PriceFields {...fields} />
       <DescriptionFields {...fields} featureDraft={form.featureDraft} onFeatureDraft={form.setFeatureDraft} />
-      <div className="sell-actions">
-        <p className={status?.tone === 'error' ? 'sell-actions__status is-error' : 'sell-actions__status'} role="status" data-testid="save-status">
-          {status?.text ?? ''}
-        </p>
-        <button type="submit" className="btn btn--primary btn--lg" disabled={saving || locked}>
-          {saving ? 'Saving...' : 'Save Changes'}
-        </button>
-      </div>
+      <SaveActions status={status} statusTestId="save-status" saving={saving} locked={locked} label="Save Changes" />
     </form>
   );
 }

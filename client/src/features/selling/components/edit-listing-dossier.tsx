@@ -2,20 +2,21 @@ import { useId, useState, type FormEvent } from 'react';
 import { ErrorCode } from '@common/error-codes.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { removeDocument, saveDossier, type CarDetail } from '../api/selling-api.ts';
+import { removeDocument, saveDossier } from '../api/selling-api.ts';
 import { useDocumentUploads } from '../hooks/use-document-uploads.ts';
 import { useDossierForm } from '../hooks/use-dossier-form.ts';
+import { useListingChange } from '../hooks/use-listing-change.ts';
 import { buildDossierEdit, dossierErrorsFromDetails, dossierFormValues } from '../lib/dossier-form.ts';
 import { DocumentsField } from './documents-field.tsx';
 import { DossierFields } from './dossier-fields.tsx';
-import type { EditSectionProps } from './edit-listing-details.tsx';
+import { SaveActions, type EditFilesSectionProps, type EditSectionProps, type SaveStatus } from './edit-section-parts.tsx';
 
 /** The dossier of a listing: VIN, lists and service records, saved together (each list replaced in full). */
 export function EditListingDossier({ car, locked, onSaved, onRefused }: EditSectionProps) {
   const idBase = useId();
   const form = useDossierForm({ initial: () => dossierFormValues(car.dossier), car: { make: car.make, year: car.year } });
   const [saving, setSaving] = useState(false);
-  const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [status, setStatus] = useState<SaveStatus | null>(null);
   const invoices = car.dossier.documents.map((d) => ({ value: `doc:${d.id}`, label: d.title }));
 
   async function save(event: FormEvent<HTMLFormElement>) {
@@ -53,48 +54,17 @@ export function EditListingDossier({ car, locked, onSaved, onRefused }: EditSect
       </h2>
       <p className="muted sell-card__lead">What buyers are promised: frozen into each escrow order, and checked item by item when the car arrives.</p>
       <DossierFields idBase={idBase} form={form} car={{ make: car.make, year: car.year }} invoices={invoices} disabled={locked} />
-      <div className="sell-actions">
-        <p className={status?.tone === 'error' ? 'sell-actions__status is-error' : 'sell-actions__status'} role="status" data-testid="dossier-save-status">
-          {status?.text ?? ''}
-        </p>
-        <button type="submit" className="btn btn--primary btn--lg" disabled={saving || locked}>
-          {saving ? 'Saving...' : 'Save Dossier'}
-        </button>
-      </div>
+      <SaveActions status={status} statusTestId="dossier-save-status" saving={saving} locked={locked} label="Save Dossier" />
     </form>
   );
 }
 
 /** The listing's documents: each upload goes up at once with its kind and title; removal asks the server. */
-export function EditListingDocuments({
-  car,
-  locked,
-  refresh,
-  onRefused,
-}: {
-  car: CarDetail;
-  locked: boolean;
-  refresh: () => Promise<void>;
-  onRefused: (error: unknown, show: (message: string) => void) => void;
-}) {
+export function EditListingDocuments({ car, locked, refresh, onRefused }: EditFilesSectionProps) {
   const idBase = useId();
   const uploads = useDocumentUploads();
   const [problems, setProblems] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function remove(documentId: number) {
-    setBusy(true);
-    setError(null);
-    try {
-      await removeDocument(car.id, documentId);
-    } catch (err) {
-      onRefused(err, setError);
-    } finally {
-      await refresh();
-      setBusy(false);
-    }
-  }
+  const { busy, error, run } = useListingChange({ refresh, onRefused });
 
   return (
     <section className="card sell-card" aria-labelledby={`${idBase}-title`} data-testid="edit-documents">
@@ -118,7 +88,7 @@ export function EditListingDocuments({
         disabled={locked || busy}
         problems={problems}
         onPick={(files) => setProblems(uploads.add(files, car.dossier.documents.length))}
-        onRemoveServer={(document) => void remove(document.id)}
+        onRemoveServer={(document) => void run(() => removeDocument(car.id, document.id))}
         onUploaded={(_document, key) => {
           // Show it from the server's answer, then let go of the local row.
           void refresh().then(() => uploads.remove(key));

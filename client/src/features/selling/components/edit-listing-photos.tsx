@@ -1,8 +1,10 @@
 import { useId, useState } from 'react';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { removePhoto, reorderPhotos, type CarDetail } from '../api/selling-api.ts';
+import { useListingChange } from '../hooks/use-listing-change.ts';
 import { usePhotoQueue } from '../hooks/use-photo-queue.ts';
 import { moveItem, movedOrder, removeItem } from '../lib/photo-list.ts';
+import type { EditFilesSectionProps } from './edit-section-parts.tsx';
 import { PhotoDropZone } from './photo-drop-zone.tsx';
 import { PhotoGrid, type PhotoTile } from './photo-grid.tsx';
 import { UploadList } from './upload-list.tsx';
@@ -24,22 +26,9 @@ function withoutPhoto(car: CarDetail, index: number): CarDetail {
 }
 
 /** The listing's photos: reorder, remove and add more, each change shown at once. */
-export function EditListingPhotos({
-  car,
-  locked,
-  onCar,
-  refresh,
-  onRefused,
-}: {
-  car: CarDetail;
-  locked: boolean;
-  onCar: (car: CarDetail) => void;
-  refresh: () => Promise<void>;
-  onRefused: (error: unknown, show: (message: string) => void) => void;
-}) {
+export function EditListingPhotos({ car, locked, onCar, refresh, onRefused }: EditFilesSectionProps & { onCar: (car: CarDetail) => void }) {
   const titleId = useId();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useListingChange({ refresh, onRefused });
   const [pickProblems, setPickProblems] = useState<string[]>([]);
   const uploads = usePhotoQueue({
     onUploaded: (id) => {
@@ -50,18 +39,9 @@ export function EditListingPhotos({
   const tiles = photoTiles(car);
   const uploading = uploads.summary.active > 0;
 
-  async function change(optimistic: CarDetail, request: () => Promise<unknown>) {
-    setBusy(true);
-    setError(null);
+  function change(optimistic: CarDetail, request: () => Promise<unknown>) {
     onCar(optimistic);
-    try {
-      await request();
-    } catch (err) {
-      onRefused(err, setError);
-    } finally {
-      await refresh();
-      setBusy(false);
-    }
+    void run(request);
   }
 
   return (
@@ -79,8 +59,8 @@ export function EditListingPhotos({
         tiles={tiles}
         label="Photos of the listing, cover photo first"
         disabled={locked || busy || uploading}
-        onMove={(from, to) => void change(withPhotoMove(car, from, to), () => reorderPhotos(car.id, movedOrder(tiles.length, from, to)))}
-        onRemove={(index) => void change(withoutPhoto(car, index), () => removePhoto(car.id, index))}
+        onMove={(from, to) => change(withPhotoMove(car, from, to), () => reorderPhotos(car.id, movedOrder(tiles.length, from, to)))}
+        onRemove={(index) => change(withoutPhoto(car, index), () => removePhoto(car.id, index))}
       />
       <UploadList photos={uploads.photos} queue={uploads.queue} onRetry={uploads.retry} onRemove={uploads.remove} label="Photo uploads" />
       {!locked && (

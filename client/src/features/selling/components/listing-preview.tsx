@@ -134,7 +134,7 @@ export function ListingPreview({
                     <li key={photo.id}>
                       <button
                         type="button"
-                        className="page-preview__thumb"
+                        className="photo-thumb page-preview__thumb"
                         aria-current={photo === current ? 'true' : undefined}
                         aria-label={`Show photo ${i + 1} of ${photos.length}`}
                         onClick={() => setShown(i)}

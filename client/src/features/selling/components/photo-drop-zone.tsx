@@ -1,7 +1,8 @@
-import { useId, useState, type DragEvent } from 'react';
+import { useState, type DragEvent } from 'react';
 import { UploadIcon } from '../../../components/ui/icons.tsx';
 import { PHOTO_LIMITS, PHOTO_MAX_SIZE, PHOTO_TYPE_NAMES } from '@common/listing.ts';
 import { PHOTO_ACCEPT } from '../lib/photo-list.ts';
+import { FilePicker } from './file-picker.tsx';
 
 /** True when a drag carries files from outside the page (not a photo tile being moved). */
 function carriesFiles(event: DragEvent): boolean {
@@ -9,8 +10,8 @@ function carriesFiles(event: DragEvent): boolean {
 }
 
 /**
- * Where photos come in: drop files on it, or use the Choose Photos button (a real file input,
- * so it works with the keyboard and screen readers). The parent decides what to keep.
+ * Where photos come in: drop files on it, or use the Choose Photos button. The parent decides
+ * what to keep.
  */
 export function PhotoDropZone({
   count,
@@ -25,9 +26,6 @@ export function PhotoDropZone({
   /** Why some picked files were not added. */
   problems: readonly string[];
 }) {
-  const inputId = useId();
-  const hintId = useId();
-  const problemsId = useId();
   const [over, setOver] = useState(false);
   const full = count >= PHOTO_LIMITS.maxPhotos;
   const off = disabled || full;
@@ -70,34 +68,22 @@ export function PhotoDropZone({
           </>
         )}
       </p>
-      <input
-        id={inputId}
-        className="photo-drop__input sr-only"
-        type="file"
+      <FilePicker
         accept={PHOTO_ACCEPT}
-        multiple
         disabled={off}
-        aria-describedby={[hintId, problems.length > 0 ? problemsId : ''].filter(Boolean).join(' ')}
-        onChange={(event) => {
-          const files = Array.from(event.target.files ?? []);
-          event.target.value = ''; // picking the same file again still counts
-          if (files.length > 0) onFiles(files);
-        }}
+        onFiles={onFiles}
+        problems={problems}
+        inputClassName="photo-drop__input sr-only"
+        buttonClassName="btn btn--outline photo-drop__button"
+        button="Choose Photos"
+        hintClassName="photo-drop__hint"
+        hint={
+          <>
+            {PHOTO_TYPE_NAMES}, up to {PHOTO_MAX_SIZE} each, at most {PHOTO_LIMITS.maxPhotos} photos ({count} of{' '}
+            {PHOTO_LIMITS.maxPhotos} added). The first photo is the cover.
+          </>
+        }
       />
-      <label htmlFor={inputId} className="btn btn--outline photo-drop__button">
-        Choose Photos
-      </label>
-      <p id={hintId} className="photo-drop__hint">
-        {PHOTO_TYPE_NAMES}, up to {PHOTO_MAX_SIZE} each, at most {PHOTO_LIMITS.maxPhotos} photos ({count} of{' '}
-        {PHOTO_LIMITS.maxPhotos} added). The first photo is the cover.
-      </p>
-      {problems.length > 0 && (
-        <ul id={problemsId} className="photo-drop__problems" role="alert">
-          {problems.map((problem) => (
-            <li key={problem}>{problem}</li>
-          ))}
-        </ul>
-      )}
     </div>
   );
 }
