@@ -1,8 +1,9 @@
+import type { ChildProcess } from 'node:child_process';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /**
  * What the bench scripts in tests/load share: their command line, their percentiles and tables,
- * and where their data goes.
+ * where their data goes, and how they hear from their child processes.
  */
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -16,6 +17,16 @@ export function benchArgs<const T extends Options>(usage: string, options: T) {
     process.exit(0);
   }
   return values;
+}
+
+/** A numeric flag's value, or a usage error (exit 2) when it is not a number from `min` to `max`. */
+export function boundedArg(raw: string, name: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    console.error(`--${name} must be a number from ${min} to ${max}`);
+    process.exit(2);
+  }
+  return value;
 }
 
 /** The `p`th percentile (0–100) of `list` by nearest rank; NaN for an empty list. */
@@ -47,5 +58,23 @@ export function endWithBench(server: { process: { kill(signal: NodeJS.Signals): 
   process.on('uncaughtException', (error) => {
     console.error(error);
     process.exit(1);
+  });
+}
+
+/** Waits for the first message from `child` that `accept` takes, or fails after `timeoutMs`. */
+export function nextMessage<T>(child: ChildProcess, accept: (message: unknown) => T | undefined, timeoutMs: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.off('message', listener);
+      reject(new Error(`timed out waiting for ${what}`));
+    }, timeoutMs);
+    const listener = (message: unknown) => {
+      const value = accept(message);
+      if (value === undefined) return;
+      clearTimeout(timer);
+      child.off('message', listener);
+      resolve(value);
+    };
+    child.on('message', listener);
   });
 }

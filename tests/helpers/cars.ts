@@ -107,3 +107,19 @@ export async function insertListing(db: Database, seller: { id: number; name: st
     .returning({ id: cars.id, price: cars.price });
   return car!;
 }
+
+/**
+ * The seeded catalogue's cars, handed out in turn by `next` so that each test has a car of its
+ * own and its counters and rooms start clean. `load` reads them once the app has started.
+ */
+export function seededCars() {
+  let ids: number[] = [];
+  let handedOut = 0;
+  return {
+    async load(t: TestApp): Promise<void> {
+      const res = await request(t, 'GET', '/api/cars?limit=50');
+      ids = (res.json().data.cars as { id: number }[]).map((c) => c.id);
+    },
+    next: (): number => ids[handedOut++ % ids.length]!,
+  };
+}

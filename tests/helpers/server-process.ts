@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort } from './app.ts';
 import { TEST_SERVER_SETTINGS } from './test-settings.ts';
-import { waitUntil } from './sockets.ts';
+import { waitUntil, type ClientSocket } from './sockets.ts';
 
 export interface ServerProcess {
   url: string;
@@ -76,9 +76,30 @@ export async function startServerProcess(
   };
 }
 
-/** The server processes one test file starts, so that `killAll` can end whatever is left running. */
+/**
+ * The server processes one test file starts, so that `killAll` can end whatever is left running,
+ * and with `closeAll` also what the file opened around them.
+ */
 export class ServerProcesses {
   private readonly started: ServerProcess[] = [];
+  /** Sockets connected to these servers: `closeAll` closes them before the servers stop. */
+  readonly sockets: ClientSocket[] = [];
+  private readonly cleanups: (() => Promise<void>)[] = [];
+
+  /**
+   * Something `closeAll` undoes once the servers are gone, newest first: a database they used
+   * can only be dropped when nothing is connected to it.
+   */
+  afterKill(cleanup: () => Promise<void>): void {
+    this.cleanups.push(cleanup);
+  }
+
+  /** The sockets, then every server (SIGKILL), then the `afterKill` cleanups. */
+  async closeAll(): Promise<void> {
+    for (const socket of this.sockets) socket.close();
+    await this.killAll();
+    for (const cleanup of this.cleanups.splice(0).reverse()) await cleanup();
+  }
 
   async start(env: Record<string, string>, options: Parameters<typeof startServerProcess>[1] = {}): Promise<ServerProcess> {
     const server = await startServerProcess(env, options);

@@ -32,6 +32,27 @@ export async function connectSocket(url: string, options: SocketOptions = {}): P
   return socket;
 }
 
+/**
+ * The sockets a test file connects to its app, so that `closeAll` (after each test) closes
+ * whatever a test left open. `url` is read at each connection: the set can be made before the
+ * app listens.
+ */
+export class TestSockets {
+  private readonly opened: ClientSocket[] = [];
+
+  constructor(private readonly url: () => string) {}
+
+  async connect(options: SocketOptions = {}): Promise<ClientSocket> {
+    const socket = await connectSocket(this.url(), options);
+    this.opened.push(socket);
+    return socket;
+  }
+
+  closeAll(): void {
+    for (const socket of this.opened.splice(0)) socket.close();
+  }
+}
+
 /** The connect_error message a connection attempt fails with. */
 export async function connectionError(url: string, options: SocketOptions = {}): Promise<string> {
   try {

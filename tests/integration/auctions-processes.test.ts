@@ -9,7 +9,7 @@ import type { PlacedBid } from '@common/schemas/bids.ts';
 import { listCarOn } from '../helpers/cars.ts';
 import { http, insertAccounts, serverDatabase, signIn, type Account } from '../helpers/server-database.ts';
 import { ServerProcesses, canRunTwoProcesses } from '../helpers/server-process.ts';
-import { connectSocket, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { connectSocket, record, waitUntil } from '../helpers/sockets.ts';
 import { caughtUp, clockPassed, jobsSettledAt } from '../helpers/wait.ts';
 
 /**
@@ -19,14 +19,7 @@ import { caughtUp, clockPassed, jobsSettledAt } from '../helpers/wait.ts';
 
 const SECRET = 'auction-process-secret-0123456789abcdefghij';
 const servers = new ServerProcesses();
-const sockets: ClientSocket[] = [];
-const drops: (() => Promise<void>)[] = [];
-
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await servers.killAll();
-  for (const drop of drops) await drop();
-});
+afterAll(() => servers.closeAll());
 
 const auctionEnv = { AUCTION_MIN_SECONDS: '2', AUCTION_EXTENSION_SECONDS: '2', JOB_POLL_SECONDS: '0.5', JWT_SECRET: SECRET, ESCROW_DAY_SECONDS: '60' };
 
@@ -45,7 +38,7 @@ function listAuction(base: string, sellerToken: string, endsInSeconds: number): 
 
 async function prepared(dataDir: string) {
   const database = await serverDatabase(dataDir, (db) => insertAccounts(db, ['Auction Seller', 'Bidder One', 'Bidder Two']));
-  drops.push(database.drop);
+  servers.afterKill(database.drop);
   return database;
 }
 
@@ -101,7 +94,7 @@ describe.skipIf(!twoProcesses)('an auction on two processes', () => {
     const [sellerToken, oneToken, twoToken] = await Promise.all([seller, one, two].map((acc) => signIn(a.url, acc)));
     const car = await listAuction(a.url, sellerToken!, 3);
     const viewers = await Promise.all([a.url, b.url].map((url) => connectSocket(url)));
-    sockets.push(...viewers);
+    servers.sockets.push(...viewers);
     for (const viewer of viewers) await viewer.timeout(5_000).emitWithAck('car:join', { carId: car.id });
     const endedOn = viewers.map((viewer) => record<{ outcome: string; orderId: number }>(viewer, 'auction:ended'));
 

@@ -1,36 +1,34 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { connectSocket, emitAck, nextEvent, type ClientSocket } from '../helpers/sockets.ts';
+import { requestsTo } from '../helpers/api.ts';
+import { seededCars } from '../helpers/cars.ts';
+import { TestSockets, emitAck, nextEvent } from '../helpers/sockets.ts';
 import { auditEntries, createStaff, newestAuditId, type StaffUser } from '../helpers/staff.ts';
 import { createUser, makeSellerOf, type SignedInUser } from '../helpers/users.ts';
 
 let t: TestApp;
 let url: string;
-let carIds: number[] = [];
+const cars = seededCars();
 let admin: StaffUser;
 let operator: StaffUser;
 let operator2: StaffUser;
-const sockets: ClientSocket[] = [];
+const sockets = new TestSockets(() => url);
 
 beforeAll(async () => {
   t = await startTestApp();
   url = await t.listen();
-  carIds = ((await t.app.inject({ method: 'GET', url: '/api/cars?limit=50' })).json().data.cars as { id: number }[]).map((c) => c.id);
+  await cars.load(t);
   admin = await createStaff(t, 'admin');
   operator = await createStaff(t, 'operator');
   operator2 = await createStaff(t, 'operator');
 });
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-});
+afterEach(() => sockets.closeAll());
 afterAll(async () => {
   await t?.close();
 });
 
-let nextCar = 0;
-const freshCar = () => carIds[nextCar++ % carIds.length]!;
-const call = (method: 'GET' | 'POST', path: string, user?: SignedInUser, payload?: object) =>
-  t.app.inject({ method, url: path, ...(payload ? { payload } : {}), headers: user ? user.auth : {} });
+const freshCar = cars.next;
+const call = requestsTo(() => t);
 const visibleIds = async (carId: number, user?: SignedInUser) =>
   ((await call('GET', `/api/chat/car/${carId}?limit=100`, user)).json().data.messages as { id: number }[]).map((m) => m.id);
 const notificationTitles = async (user: SignedInUser) => ((await call('GET', '/api/notifications', user)).json().data.notifications as { title: string }[]).map((n) => n.title);
@@ -61,8 +59,7 @@ describe('the moderation queue', () => {
     const held = (await call('POST', '/api/chat', author, { carId, message: 'WhatsApp me, I take crypto' })).json().data;
     expect(held.status).toBe('held');
     expect(await notificationTitles(seller)).not.toContain('New message about your car');
-    const viewer = await connectSocket(url);
-    sockets.push(viewer);
+    const viewer = await sockets.connect();
     await emitAck(viewer, 'car:join', { carId });
     const pushed = nextEvent<{ id: number; status: string }>(viewer, 'chat:message', (m) => m.id === held.id);
     const approved = await call('POST', `/api/admin/chat/${held.id}/approve`, operator, { reason: 'A collector club handle, not a contact' });
@@ -100,8 +97,7 @@ describe('the moderation queue', () => {
     expect(await newestAuditId(t, admin)).toBe(before);
     expect(await visibleIds(carId)).toContain(message.id);
 
-    const viewer = await connectSocket(url);
-    sockets.push(viewer);
+    const viewer = await sockets.connect();
     await emitAck(viewer, 'car:join', { carId });
     const removed = nextEvent<{ id: number }>(viewer, 'chat:removed');
     const res = await call('POST', `/api/admin/chat/${message.id}/remove`, operator, { reason: 'Abuse' });

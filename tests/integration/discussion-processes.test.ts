@@ -3,7 +3,7 @@ import { createTestDatabase } from '../helpers/database.ts';
 import { insertListing } from '../helpers/escrow.ts';
 import { http, insertAccounts, signIn } from '../helpers/server-database.ts';
 import { ServerProcesses, canRunTwoProcesses } from '../helpers/server-process.ts';
-import { connectSocket, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { connectSocket, record, waitUntil } from '../helpers/sockets.ts';
 
 /**
  * The discussion's pushes cross processes (contract "Real-time": pushed by whichever process
@@ -14,21 +14,14 @@ import { connectSocket, record, waitUntil, type ClientSocket } from '../helpers/
 
 const SECRET = 'discussion-process-secret-0123456789abcdef';
 const servers = new ServerProcesses();
-const sockets: ClientSocket[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await servers.killAll();
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+afterAll(() => servers.closeAll());
 
 const twoProcesses = canRunTwoProcesses('discussion-processes');
 
 describe.skipIf(!twoProcesses)('discussion pushes with two processes and Redis', () => {
   it('pushes votes, removals and held messages written on one process to the right viewers on the other', async () => {
     const database = await createTestDatabase();
-    cleanups.push(() => database.close());
+    servers.afterKill(() => database.close());
     const [seller, author, ...others] = await insertAccounts(database.db, ['Disc Seller', 'Disc Author', 'R1', 'R2', 'R3']);
     const car = await insertListing(database.db, seller!, { price: 90_000 });
     const [a, b] = await servers.startPair(
@@ -40,7 +33,7 @@ describe.skipIf(!twoProcesses)('discussion pushes with two processes and Redis',
 
     const join = async (tokenValue: string | undefined) => {
       const socket = await connectSocket(b.url, tokenValue ? { token: tokenValue } : {});
-      sockets.push(socket);
+      servers.sockets.push(socket);
       await new Promise((resolve) => socket.emit('car:join', { carId: car.id }, resolve));
       return socket;
     };

@@ -3,40 +3,34 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatReports, chatVotes, notifications, userMutes } from '../../db/schema/index.ts';
 import { HELD_MESSAGE_NOTICE } from '@common/discussion.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { requestsTo } from '../helpers/api.ts';
+import { seededCars } from '../helpers/cars.ts';
 import { caughtUp } from '../helpers/wait.ts';
-import { connectSocket, emitAck, nextEvent, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { TestSockets, emitAck, nextEvent, record, waitUntil } from '../helpers/sockets.ts';
 import { createUser, makeSellerOf, type SignedInUser } from '../helpers/users.ts';
 
 let t: TestApp;
 let url: string;
-let carIds: number[] = [];
-const sockets: ClientSocket[] = [];
+const cars = seededCars();
+const sockets = new TestSockets(() => url);
 
 beforeAll(async () => {
   t = await startTestApp({ SERVE_CLIENT: 'true' });
   url = await t.listen();
-  carIds = ((await t.app.inject({ method: 'GET', url: '/api/cars?limit=50' })).json().data.cars as { id: number }[]).map((c) => c.id);
+  await cars.load(t);
 });
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-});
+afterEach(() => sockets.closeAll());
 afterAll(async () => {
   await t?.close();
 });
 
-let nextCar = 0;
-const freshCar = () => carIds[nextCar++ % carIds.length]!;
+const freshCar = cars.next;
 
-const call = (method: 'GET' | 'POST' | 'DELETE', path: string, user?: SignedInUser, payload?: object) =>
-  t.app.inject({ method, url: path, ...(payload ? { payload } : {}), headers: user ? user.auth : {} });
+const call = requestsTo(() => t);
 const post = (user: SignedInUser, carId: number, message: string, extra: object = {}) => call('POST', '/api/chat', user, { carId, message, ...extra });
 const messagesOf = async (carId: number, user?: SignedInUser) => (await call('GET', `/api/chat/car/${carId}?limit=100`, user)).json().data.messages as { id: number; status: string; message: string; replyCount: number; upvotes: number; upvotedByMe: boolean; authorTags: string[] }[];
 
-async function connect(user?: SignedInUser): Promise<ClientSocket> {
-  const socket = await connectSocket(url, user ? { token: user.accessToken } : {});
-  sockets.push(socket);
-  return socket;
-}
+const connect = (user?: SignedInUser) => sockets.connect(user ? { token: user.accessToken } : {});
 
 /** Rows of every discussion table: unchanged means a refused request wrote nothing. */
 async function tableCounts() {

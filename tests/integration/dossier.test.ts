@@ -33,41 +33,39 @@ async function sellerWithCar(options: { make?: string } = {}) {
 
 const fieldsOf = (res: { json(): { details?: { field: string }[] } }) => (res.json().details ?? []).map((d) => d.field);
 
+/** Sends `vin` alone for a new car of `make`: the VIN is checked against the car's make and year. */
+async function vinOnNewCar(make: string, vin: string) {
+  const { seller, car } = await sellerWithCar({ make });
+  return api.put(seller, car.id, { vin });
+}
+
 describe('the VIN and the chassis number', () => {
-  it('accepts valid VINs of several makes, with their check', async () => {
-    const cases = [
-      { make: 'Porsche', vin: 'WP0AC2A94NS270123', vinCheck: 'not_applicable' },
-      { make: 'Ferrari', vin: 'ZFF95NLA8N0261234', vinCheck: 'not_applicable' },
-      { make: 'Chevrolet', vin: '1G1YB2D46N5100001', vinCheck: 'valid' },
-      { make: 'BMW', vin: '5YMJU0C02N9J12345', vinCheck: 'valid' },
-      { make: 'Bentley', vin: 'scbdg4zg9nc012399', vinCheck: 'not_applicable' },
-    ];
-    for (const { make, vin, vinCheck } of cases) {
-      const { seller, car } = await sellerWithCar({ make });
-      const res = await api.put(seller, car.id, { vin });
-      expect(res.statusCode, `${make} ${vin}: ${res.body}`).toBe(200);
-      expect(res.json().data.dossier).toMatchObject({ vin: vin.toUpperCase(), vinCheck });
-    }
+  it.each([
+    { make: 'Porsche', vin: 'WP0AC2A94NS270123', vinCheck: 'not_applicable' },
+    { make: 'Ferrari', vin: 'ZFF95NLA8N0261234', vinCheck: 'not_applicable' },
+    { make: 'Chevrolet', vin: '1G1YB2D46N5100001', vinCheck: 'valid' },
+    { make: 'BMW', vin: '5YMJU0C02N9J12345', vinCheck: 'valid' },
+    { make: 'Bentley', vin: 'scbdg4zg9nc012399', vinCheck: 'not_applicable' },
+  ])('accepts the valid $make VIN $vin, with its check ($vinCheck)', async ({ make, vin, vinCheck }) => {
+    const res = await vinOnNewCar(make, vin);
+    expect(res.statusCode, `${make} ${vin}: ${res.body}`).toBe(200);
+    expect(res.json().data.dossier).toMatchObject({ vin: vin.toUpperCase(), vinCheck });
   });
 
-  it('refuses 16 or 18 characters, I, O or Q, a wrong check digit, another maker\'s code and a year that disagrees: 400 naming vin', async () => {
-    const cases = [
-      { make: 'Chevrolet', vin: '1G1YB2D46N510000', why: '16 characters' },
-      { make: 'Chevrolet', vin: '1G1YB2D46N51000011', why: '18 characters' },
-      { make: 'Chevrolet', vin: '1G1YB2D46N51I0001', why: 'I' },
-      { make: 'Chevrolet', vin: '1G1YB2D46N51O0001', why: 'O' },
-      { make: 'Chevrolet', vin: '1G1YB2D46N51Q0001', why: 'Q' },
-      { make: 'Chevrolet', vin: '1G1YB2D47N5100001', why: 'wrong check digit' },
-      { make: 'BMW', vin: '5YMJU0C03N9J12345', why: 'wrong check digit' },
-      { make: 'Ferrari', vin: 'WP0AC2A94NS270123', why: 'a Porsche maker code on a Ferrari' },
-      { make: 'BMW', vin: '5YMJU0C04M9J12345', why: 'a 2021 year character on a 2022 car' },
-    ];
-    for (const { make, vin, why } of cases) {
-      const { seller, car } = await sellerWithCar({ make });
-      const res = await api.put(seller, car.id, { vin });
-      expect(res.statusCode, `${why}: ${res.body}`).toBe(400);
-      expect(fieldsOf(res), why).toContain('vin');
-    }
+  it.each([
+    { make: 'Chevrolet', vin: '1G1YB2D46N510000', why: '16 characters' },
+    { make: 'Chevrolet', vin: '1G1YB2D46N51000011', why: '18 characters' },
+    { make: 'Chevrolet', vin: '1G1YB2D46N51I0001', why: 'I' },
+    { make: 'Chevrolet', vin: '1G1YB2D46N51O0001', why: 'O' },
+    { make: 'Chevrolet', vin: '1G1YB2D46N51Q0001', why: 'Q' },
+    { make: 'Chevrolet', vin: '1G1YB2D47N5100001', why: 'wrong check digit' },
+    { make: 'BMW', vin: '5YMJU0C03N9J12345', why: 'wrong check digit' },
+    { make: 'Ferrari', vin: 'WP0AC2A94NS270123', why: 'a Porsche maker code on a Ferrari' },
+    { make: 'BMW', vin: '5YMJU0C04M9J12345', why: 'a 2021 year character on a 2022 car' },
+  ])('refuses $vin on a $make ($why): 400 naming vin', async ({ make, vin, why }) => {
+    const res = await vinOnNewCar(make, vin);
+    expect(res.statusCode, `${why}: ${res.body}`).toBe(400);
+    expect(fieldsOf(res), why).toContain('vin');
   });
 
   it('takes a chassis number of letters, digits and hyphens, and refuses spaces or 21 characters', async () => {

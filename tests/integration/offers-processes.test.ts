@@ -10,7 +10,7 @@ import { createTestDatabase } from '../helpers/database.ts';
 import { insertListing } from '../helpers/escrow.ts';
 import { http, insertAccounts, serverDatabase, signIn, type Account } from '../helpers/server-database.ts';
 import { ServerProcesses, canRunTwoProcesses } from '../helpers/server-process.ts';
-import { connectSocket, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { connectSocket, record, waitUntil } from '../helpers/sockets.ts';
 import { caughtUp, jobsSettledAt } from '../helpers/wait.ts';
 
 /**
@@ -36,14 +36,7 @@ const KILL_DAY_SECONDS = 60;
 const PRICE = 100_000;
 const SECRET = 'offers-process-secret-0123456789abcdefghij';
 const servers = new ServerProcesses();
-const sockets: ClientSocket[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-
-afterAll(async () => {
-  for (const socket of sockets) socket.close();
-  await servers.killAll();
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+afterAll(() => servers.closeAll());
 
 interface Parties {
   buyers: Account[];
@@ -177,7 +170,7 @@ describe('offer expiry across a kill -9', () => {
   it('expires every offer that lapsed while the server was dead exactly once after a restart, keeping its history', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lm-offers-kill-'));
     const database = await serverDatabase(dataDir, (db) => prepare(db, { buyers: 3, sellers: 2, cars: 4 }));
-    cleanups.push(database.drop);
+    servers.afterKill(database.drop);
     const parties = database.prepared;
     const env = { DATA_DIR: dataDir, DATABASE_URL: database.url, ESCROW_DAY_SECONDS: String(KILL_DAY_SECONDS), JOB_POLL_SECONDS: '0.5', JWT_SECRET: SECRET };
     const first = await servers.start(env);
@@ -227,7 +220,7 @@ const twoProcesses = canRunTwoProcesses('offers-processes');
 describe.skipIf(!twoProcesses)('offer expiry with two processes on one PostgreSQL', () => {
   it('expires each offer once while both processes run job workers, pushing every move to a party on the other process', async () => {
     const database = await createTestDatabase();
-    cleanups.push(() => database.close());
+    servers.afterKill(() => database.close());
     const parties = await prepare(database.db, { buyers: 2, sellers: 1, cars: 4 });
     const env = {
       DATABASE_URL: database.url!,
@@ -244,7 +237,7 @@ describe.skipIf(!twoProcesses)('offer expiry with two processes on one PostgreSQ
     // Each party listens on process B only (the seller on A as well); every move goes through A.
     const listen = async (url: string, account: Account) => {
       const socket = await connectSocket(url, { token: tokens.get(account.id)! });
-      sockets.push(socket);
+      servers.sockets.push(socket);
       return record<{ offer: Offer }>(socket, 'offer:updated');
     };
     const onB = new Map(await Promise.all(everyone.map(async (account) => [account.id, await listen(b.url, account)] as const)));
@@ -274,7 +267,7 @@ describe.skipIf(!twoProcesses)('offer expiry with two processes on one PostgreSQ
     );
     // Every expiry job has run on one process or the other; a second expiry would have been pushed by now.
     await jobsSettledAt(a.url, ['offer.expire']);
-    await Promise.all(sockets.map((socket) => caughtUp(socket)));
+    await Promise.all(servers.sockets.map((socket) => caughtUp(socket)));
     for (const o of expected) {
       for (const party of [o.buyer, o.seller]) {
         const pushes = expiredPushes(onB.get(party.id)!, o.id);

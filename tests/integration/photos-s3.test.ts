@@ -5,6 +5,7 @@ import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { listCar } from '../helpers/cars.ts';
 import { syntheticPhoto } from '../helpers/photos.ts';
 import { invoicePdf } from '../helpers/pdfs.ts';
 import { uploadDocument } from '../helpers/dossier.ts';
@@ -43,14 +44,7 @@ afterAll(async () => {
 
 describe('photos in an S3-compatible bucket', () => {
   it('stores every size in the bucket, serves them from it and removes them with the photo', async () => {
-    const car = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/cars',
-        headers: seller.auth,
-        payload: { make: 'Bentley', model: 'Continental GT', year: 2022, price: 210_000, mileage: 9_000, condition: 'Excellent', location: 'Denver, CO', description: 'Mulliner spec.', features: [], bodyStyle: 'coupe' },
-      })
-    ).json().data;
+    const car = await listCar(t, seller, { make: 'Bentley', model: 'Continental GT', year: 2022, price: 210_000, mileage: 9_000, condition: 'Excellent', location: 'Denver, CO', description: 'Mulliner spec.', features: [], bodyStyle: 'coupe' });
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(await syntheticPhoto({ width: 2000, height: 1500, gps: true }))], { type: 'image/jpeg' }), 'car.jpg');
     const res = await fetch(`${t.url}/api/cars/${car.id}/images`, { method: 'POST', headers: seller.auth, body: form });
@@ -82,14 +76,7 @@ describe('photos in an S3-compatible bucket', () => {
 
 describe('documents in the same bucket', () => {
   it('stores a document under documents/, serves it through the app with its headers, and removes it', async () => {
-    const car = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/cars',
-        headers: seller.auth,
-        payload: { make: 'Bentley', model: 'Bentayga', year: 2022, price: 190_000, mileage: 7_000, condition: 'Excellent', location: 'Denver, CO', description: 'First Edition.', features: [], bodyStyle: 'suv' },
-      })
-    ).json().data;
+    const car = await listCar(t, seller, { make: 'Bentley', model: 'Bentayga', year: 2022, price: 190_000, mileage: 7_000, condition: 'Excellent', location: 'Denver, CO', description: 'First Edition.', features: [], bodyStyle: 'suv' });
     const pdf = await invoicePdf();
     const res = await uploadDocument(t, seller, car.id, pdf);
     expect(res.status).toBe(201);

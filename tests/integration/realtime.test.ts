@@ -1,40 +1,33 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { connectSocket, connectionError, emitAck, nextEvent, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
+import { seededCars } from '../helpers/cars.ts';
+import { TestSockets, connectionError, emitAck, nextEvent, record, waitUntil } from '../helpers/sockets.ts';
 import { caughtUp } from '../helpers/wait.ts';
 import { requestsTo } from '../helpers/api.ts';
 import { createUser, makeSellerOf } from '../helpers/users.ts';
 
 let t: TestApp;
 let url: string;
-const sockets: ClientSocket[] = [];
-let carIds: number[] = [];
+const sockets = new TestSockets(() => url);
+const cars = seededCars();
 
 beforeAll(async () => {
   t = await startTestApp();
   url = await t.listen();
-  const listing = (await t.app.inject({ method: 'GET', url: '/api/cars?limit=50' })).json().data.cars as { id: number }[];
-  carIds = listing.map((c) => c.id);
+  await cars.load(t);
 });
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-});
+afterEach(() => sockets.closeAll());
 afterAll(async () => {
   await t?.close();
 });
 
-async function connect(options: { token?: string; origin?: string } = {}): Promise<ClientSocket> {
-  const socket = await connectSocket(url, options);
-  sockets.push(socket);
-  return socket;
-}
+const connect = (options: { token?: string; origin?: string } = {}) => sockets.connect(options);
 
 const api = requestsTo(() => t);
 
 /** A car of its own for each test, so counters and rooms start clean. */
-let nextCar = 0;
-const freshCar = () => carIds[nextCar++ % carIds.length]!;
+const freshCar = cars.next;
 
 async function carDetail(carId: number) {
   return (await api('GET', `/api/cars/${carId}`)).json().data as { price: number; currentBids: number; highestBid: number | null; viewingCount: number };

@@ -38,10 +38,10 @@ import { cars as carsTable, users } from '../../db/schema/index.ts';
 import { minimumBid } from '@common/bid-rules.ts';
 import { prepareDatabase } from '../../server/src/lib/prepare-database.ts';
 import { hashPassword } from '../../server/src/lib/passwords.ts';
-import { benchArgs, percentile } from '../helpers/bench.ts';
+import { benchArgs, boundedArg, percentile } from '../helpers/bench.ts';
 import { createPostgresDatabase } from '../helpers/database.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-import { monotonicMs, type ViewerCommand, type ViewerReply } from './fanout-viewers.ts';
+import { askGenerator, monotonicMs, type ViewerCommand, type ViewerReply } from './fanout-viewers.ts';
 
 const USAGE = `Usage: npm run bench:capacity -- [options]
 
@@ -72,23 +72,15 @@ const values = benchArgs(USAGE, {
   json: { type: 'string' },
 });
 
-const bounded = (raw: string, name: string, min: number, max: number): number => {
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    console.error(`--${name} must be a number from ${min} to ${max}`);
-    process.exit(2);
-  }
-  return value;
-};
-const generatorCount = bounded(values.generators, 'generators', 1, 16);
+const generatorCount = boundedArg(values.generators, 'generators', 1, 16);
 // Each generator holds one socket per viewer plus a few files: keep each well under 20,000.
-const viewerCounts = values.viewers.split(',').map((v) => bounded(v, 'viewers', 1, 18_000 * generatorCount));
-const durationMs = bounded(values.duration, 'duration', 1, 300) * 1000;
-const bidRate = bounded(values['bid-rate'], 'bid-rate', 0, 200);
-const chatRate = bounded(values['chat-rate'], 'chat-rate', 0, 200);
-const carCount = bounded(values.cars, 'cars', 1, 500);
-const budgetMs = bounded(values.budget, 'budget', 1, 60_000);
-const deadline = Date.now() + bounded(values['max-minutes'], 'max-minutes', 1, 240) * 60_000;
+const viewerCounts = values.viewers.split(',').map((v) => boundedArg(v, 'viewers', 1, 18_000 * generatorCount));
+const durationMs = boundedArg(values.duration, 'duration', 1, 300) * 1000;
+const bidRate = boundedArg(values['bid-rate'], 'bid-rate', 0, 200);
+const chatRate = boundedArg(values['chat-rate'], 'chat-rate', 0, 200);
+const carCount = boundedArg(values.cars, 'cars', 1, 500);
+const budgetMs = boundedArg(values.budget, 'budget', 1, 60_000);
+const deadline = Date.now() + boundedArg(values['max-minutes'], 'max-minutes', 1, 240) * 60_000;
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const PASSWORD = 'Bench#Capacity2026';
@@ -96,7 +88,7 @@ const BIDDERS = 8;
 // Chat is limited per user and car (5 messages in 30 s): at 120 messages/s the hottest car (19 %)
 // takes 23 a second, which 200 users in turn send well within the limit.
 const CHATTERS = 200;
-const queueLimit = values['queue-limit'] === undefined ? undefined : bounded(values['queue-limit'], 'queue-limit', 1, 60_000);
+const queueLimit = values['queue-limit'] === undefined ? undefined : boundedArg(values['queue-limit'], 'queue-limit', 1, 60_000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const children: ChildProcess[] = [];
 let server: ServerProcess | null = null;
@@ -124,27 +116,7 @@ const shares = (total: number, weights: number[]) => {
   return out;
 };
 
-function nextMessage<T>(child: ChildProcess, accept: (message: unknown) => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.off('message', listener);
-      reject(new Error(`timed out waiting for ${what}`));
-    }, timeoutMs);
-    const listener = (message: unknown) => {
-      const value = accept(message);
-      if (value === undefined) return;
-      clearTimeout(timer);
-      child.off('message', listener);
-      resolve(value);
-    };
-    child.on('message', listener);
-  });
-}
-const ask = <R extends ViewerReply['reply']>(child: ChildProcess, command: ViewerCommand, reply: R, timeoutMs = 300_000) => {
-  const answer = nextMessage(child, (m) => ((m as ViewerReply).reply === reply ? (m as Extract<ViewerReply, { reply: R }>) : undefined), timeoutMs, `${reply} from a generator`);
-  child.send(command);
-  return answer;
-};
+const ask = <R extends ViewerReply['reply']>(child: ChildProcess, command: ViewerCommand, reply: R) => askGenerator(child, command, reply, 300_000);
 
 /** The figures prom-client exposes by default that matter here. */
 async function serverFigures(url: string): Promise<{ rssMb: number; loopP99Ms: number; loopMaxMs: number }> {

@@ -35,8 +35,9 @@ import { minimumBid } from '@common/bid-rules.ts';
 import { prepareDatabase } from '../../server/src/lib/prepare-database.ts';
 import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { HEAP_PROBE, HEAP_REPORT, type HeapReport } from '../../server/src/lib/heap-probe.ts';
+import { boundedArg, nextMessage } from '../helpers/bench.ts';
 import { createPostgresDatabase } from '../helpers/database.ts';
-import { monotonicMs, type TargetFigures, type ViewerCommand, type ViewerReply } from './fanout-viewers.ts';
+import { askGenerator, monotonicMs, type TargetFigures, type ViewerCommand, type ViewerReply } from './fanout-viewers.ts';
 
 const HELP = `Usage: npm run bench:fanout -- [options]
 
@@ -77,21 +78,13 @@ if (values.help) {
   process.exit(0);
 }
 
-const bounded = (raw: string, name: string, min: number, max: number): number => {
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    console.error(`--${name} must be a number from ${min} to ${max}`);
-    process.exit(2);
-  }
-  return value;
-};
-const viewerCounts = values.viewers.split(',').map((v) => bounded(v, 'viewers', 1, 20_000));
-const rounds = bounded(values.rounds, 'rounds', 1, 10);
-const durationMs = bounded(values.duration, 'duration', 1, 300) * 1000;
-const bidRate = bounded(values['bid-rate'], 'bid-rate', 0.2, 20);
-const generatorCount = bounded(values.generators, 'generators', 1, 16);
-const workerCounts = values.workers.split(',').map((v) => bounded(v, 'workers', 1, 16));
-const deadline = Date.now() + bounded(values['max-minutes'], 'max-minutes', 1, 240) * 60_000;
+const viewerCounts = values.viewers.split(',').map((v) => boundedArg(v, 'viewers', 1, 20_000));
+const rounds = boundedArg(values.rounds, 'rounds', 1, 10);
+const durationMs = boundedArg(values.duration, 'duration', 1, 300) * 1000;
+const bidRate = boundedArg(values['bid-rate'], 'bid-rate', 0.2, 20);
+const generatorCount = boundedArg(values.generators, 'generators', 1, 16);
+const workerCounts = values.workers.split(',').map((v) => boundedArg(v, 'workers', 1, 16));
+const deadline = Date.now() + boundedArg(values['max-minutes'], 'max-minutes', 1, 240) * 60_000;
 if (workerCounts.some((n) => n > 1) && !(values.postgres && values.redis)) {
   console.error('--workers above 1 needs --postgres and --redis (several processes share state through Redis)');
   process.exit(2);
@@ -127,23 +120,6 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Waits for the first message from `child` that `accept` takes, or fails after `timeoutMs`. */
-function nextMessage<T>(child: ChildProcess, accept: (message: unknown) => T | undefined, timeoutMs: number, what: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.off('message', listener);
-      reject(new Error(`timed out waiting for ${what}`));
-    }, timeoutMs);
-    const listener = (message: unknown) => {
-      const value = accept(message);
-      if (value === undefined) return;
-      clearTimeout(timer);
-      child.off('message', listener);
-      resolve(value);
-    };
-    child.on('message', listener);
-  });
-}
 
 let probes = 0;
 async function heapAfterGc(server: ChildProcess): Promise<HeapReport> {
@@ -278,11 +254,7 @@ for (let i = 0; i < generatorCount; i++) {
   children.push(child);
   generators.push(child);
 }
-const ask = <R extends ViewerReply['reply']>(child: ChildProcess, command: ViewerCommand, reply: R, timeoutMs = 180_000) => {
-  const answer = nextMessage(child, (m) => ((m as ViewerReply).reply === reply ? (m as Extract<ViewerReply, { reply: R }>) : undefined), timeoutMs, `${reply} from a generator`);
-  child.send(command);
-  return answer;
-};
+const ask = <R extends ViewerReply['reply']>(child: ChildProcess, command: ViewerCommand, reply: R) => askGenerator(child, command, reply, 180_000);
 const orchestratorLoop = monitorEventLoopDelay({ resolution: 5 });
 orchestratorLoop.enable();
 

@@ -12,8 +12,10 @@
  * Times are read from the monotonic clock (`process.hrtime`), which every process on the
  * machine shares, so a receive time here and a send time in the benchmark compare directly.
  */
+import type { ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { nextMessage } from '../helpers/bench.ts';
 
 /** Servers under test are numbered by the benchmark (`target`); each has viewers of its own here. */
 export type ViewerCommand =
@@ -36,6 +38,13 @@ export type ViewerReply =
   | { reply: 'disconnected' };
 
 export const monotonicMs = () => Number(process.hrtime.bigint()) / 1e6;
+
+/** The benchmark's side: sends `command` to one generator process and waits for its `reply`. */
+export function askGenerator<R extends ViewerReply['reply']>(child: ChildProcess, command: ViewerCommand, reply: R, timeoutMs: number) {
+  const answer = nextMessage(child, (m) => ((m as ViewerReply).reply === reply ? (m as Extract<ViewerReply, { reply: R }>) : undefined), timeoutMs, `${reply} from a generator`);
+  child.send(command);
+  return answer;
+}
 
 const BID_PLACED = '42["bid:placed",';
 // The first amount in a bid:placed payload is the bid's own (`bid: {id, carId, userId, userName, amount, …}`).
