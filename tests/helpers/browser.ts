@@ -90,33 +90,15 @@ export function collectConsoleErrors(page: Page): string[] {
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-export interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: string[];
-}
-
 let axeSource: string | undefined;
 
 /**
- * Serious and critical axe-core violations on the page as it is now. axe-core (500 KB) is loaded
- * into the page only here, when a page is checked, not into every page a test opens: evaluated
- * through the DevTools protocol, it runs outside the page's Content-Security-Policy, which
- * (rightly) refuses scripts injected into the page.
+ * Loads axe-core (500 KB) into the page, only when a page is checked rather than into every page
+ * a test opens. Evaluated through the DevTools protocol, it runs outside the page's
+ * Content-Security-Policy, which (rightly) refuses scripts injected into the page.
  */
-export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+async function loadAxe(page: Page): Promise<void> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate((axeSource ??= readFileSync(AXE_PATH, 'utf8')));
-  return page.evaluate(async () => {
-    // Colours are read once every transition has finished, so a contrast is never measured mid-fade.
-    await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
-    type Result = { violations: { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] }[] };
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<Result> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} :: ${n.failureSummary ?? ''}`) }));
-  });
 }
 
 /** A signed-in account as a browser needs it (a `SignedInUser` fits). */
@@ -320,7 +302,7 @@ export interface WcagViolation {
  * and transition has finished, so a contrast is never read mid-fade.
  */
 export async function wcagViolations(page: Page): Promise<WcagViolation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate((axeSource ??= readFileSync(AXE_PATH, 'utf8')));
+  await loadAxe(page);
   return page.evaluate(async (tags) => {
     await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
     type Result = { violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] };
