@@ -153,7 +153,7 @@ export class HostsRig {
 
   private startProxy(): void {
     const config = join(this.dir, 'haproxy.cfg');
-    const servers = this.hosts.map((host) => `  server host${host.index} 127.0.0.1:${host.port} check inter 1s fall 3 rise 2`).join('\n');
+    const servers = this.hosts.map((host) => `  server host${host.index} 127.0.0.1:${host.port} check inter 1s fall 3 rise 2 observe layer4 error-limit 1 on-error mark-down`).join('\n');
     writeFileSync(
       config,
       `global
@@ -164,11 +164,12 @@ defaults
   timeout connect 2s
   timeout client 120s
   timeout server 120s
-  # Generous: a host busy taking over viewers must not be marked down; a dead one refuses
-  # connections, which retries and redispatch send to another host at once.
+  # Generous: a host busy taking over viewers must not be marked down by a slow check. A dead one
+  # refuses connections: the first refusal marks it down (observe layer4, on the servers) and
+  # each retry goes to another host (redispatch 1), as in deploy/haproxy.cfg.
   timeout check 5s
   retries 3
-  option redispatch
+  option redispatch 1
 
 frontend app
   bind 127.0.0.1:${this.proxyPort}
