@@ -10,7 +10,6 @@ import { openDatabase } from '../../db/client.ts';
 import { prepareDatabase } from './lib/prepare-database.ts';
 import { HEAP_PROBE, HEAP_REPORT, answerHeapProbes, heapProbeEnabled, isHeapProbe, type HeapReport } from './lib/heap-probe.ts';
 import { enableStickySessions } from './realtime/sticky-sessions.ts';
-import { isAdapterRelay, type AdapterRelay } from './realtime/cluster-adapter.ts';
 import { createPhotoStorage } from './services/photos/photo-storage.ts';
 
 /**
@@ -43,7 +42,6 @@ type FromWorker =
   | { type: 'luxemotors:ready' }
   | { type: 'luxemotors:metrics-request'; id: number }
   | { type: 'luxemotors:metrics-json'; id: number; metrics: MetricsJson }
-  | AdapterRelay
   | HeapReport;
 type ToWorker =
   | { type: 'luxemotors:shutdown' }
@@ -116,9 +114,6 @@ export async function runPrimary(config: AppConfig): Promise<void> {
         } else if (everReady) {
           log.info({ slot, worker: worker.process.pid }, 'replacement worker ready');
         }
-      } else if (isAdapterRelay(message)) {
-        // A broadcast Redis did not take (it is away): the worker's siblings deliver it to theirs.
-        for (const sibling of alive()) if (sibling !== worker) sibling.send(message);
       } else if (message.type === 'luxemotors:metrics-request') {
         void gatherMetrics().then((text) => send(worker, { type: 'luxemotors:metrics', id: message.id, text }));
       }

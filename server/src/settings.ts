@@ -64,7 +64,7 @@ export const SettingsSchema = Type.Object(
     }),
     DATA_DIR: text('.data', { description: 'Embedded database, local listing photos and generated local secrets' }),
     REDIS_URL: url(['redis:', 'rediss:'], {
-      description: 'Redis URL; joins several server processes for real-time events, presence, rate limits and sign-outs',
+      description: 'Redis URL (Redis 7 or later, for sharded pub/sub); joins several server processes for real-time events, presence, rate limits and sign-outs',
       examples: ['redis://127.0.0.1:6379'],
     }),
     REDIS_CLUSTER_NODES: Type.Optional(

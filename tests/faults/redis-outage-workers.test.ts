@@ -10,9 +10,10 @@ import { startServerProcess, type ServerProcess } from '../helpers/server-proces
 import { connectSocket, emitAck, record, waitUntil, type ClientSocket } from '../helpers/sockets.ts';
 
 /**
- * The workers of one host (WEB_CONCURRENCY=2) keep delivering each other's events while Redis is
- * away: a chat message posted through either worker reaches the viewers held by the other, through
- * the cluster primary; when Redis is back, delivery goes through it again by itself.
+ * The workers of one host (WEB_CONCURRENCY=2) share events only through Redis, as processes on
+ * different hosts do. While Redis is away each worker goes on delivering what is posted through it
+ * to every viewer it holds, at once, and its sibling's viewers miss it; when Redis is back,
+ * delivery between them resumes by itself.
  */
 
 const haveRedis = redisServerAvailable();
@@ -32,7 +33,7 @@ afterAll(async () => {
 const slotOf = (socket: ClientSocket) => Number((socket.io.engine as unknown as { id: string }).id.split('.')[0]);
 
 describe.skipIf(!haveRedis || !onPostgres)('two workers on one host while Redis is away', () => {
-  it('delivers every chat message to the viewers of both workers, during the outage and after it', async () => {
+  it('delivers each chat message to every viewer of the worker it was posted through during the outage, and to everyone before and after it', async () => {
     const redis = await PrivateRedis.start();
     cleanups.push(() => redis.stop());
     const database = await createTestDatabase();
@@ -89,13 +90,26 @@ describe.skipIf(!haveRedis || !onPostgres)('two workers on one host while Redis 
     await redis.stop();
     await redisSeenAs('unreachable');
     // Several posts, so they land on both workers (connections are handed out in turn).
+    const slots = viewers.map(slotOf);
+    const viewersOfOneWorkerHave = (message: string) =>
+      waitUntil(
+        () => [0, 1].some((slot) => received.every((list, i) => slots[i] !== slot || list.some((m) => m.message === message))),
+        5_000,
+        `"${message}" at every viewer of one worker`,
+      );
     for (let i = 0; i < 4; i += 1) await post(`during the outage ${i}`);
-    for (let i = 0; i < 4; i += 1) await everyoneHas(`during the outage ${i}`);
+    for (let i = 0; i < 4; i += 1) await viewersOfOneWorkerHave(`during the outage ${i}`);
 
     await redis.start();
     await redisSeenAs('ok');
     for (let i = 0; i < 4; i += 1) await post(`after the outage ${i}`);
     for (let i = 0; i < 4; i += 1) await everyoneHas(`after the outage ${i}`);
+    // By now anything relayed late would have arrived: each outage message reached exactly the
+    // viewers of the worker it was posted through.
+    for (let i = 0; i < 4; i += 1) {
+      const holders = new Set(received.flatMap((list, v) => (list.some((m) => m.message === `during the outage ${i}`) ? [slots[v]] : [])));
+      expect(holders.size, `worker(s) whose viewers got "during the outage ${i}"`).toBe(1);
+    }
     // Nothing twice.
     for (const list of received) expect(list.map((m) => m.message)).toEqual([...new Set(list.map((m) => m.message))]);
   }, 90_000);

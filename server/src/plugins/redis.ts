@@ -6,6 +6,10 @@ import { connectRedis, sharesThroughRedis, type RedisClient } from '../lib/redis
 /** One Redis connection for counters, limits and presence when Redis is configured; null otherwise. */
 export default fp(
   async function redis(app: FastifyInstance) {
+    const connections: RedisClient[] = [];
+    // Every Redis connection of this process (the adapter's and the car feed's join later): Redis
+    // counts as back only once all of them are, or events published meanwhile would be missed.
+    app.decorate('redisConnections', connections);
     if (!sharesThroughRedis(app.config)) {
       app.decorate('redis', null);
       return;
@@ -17,6 +21,7 @@ export default fp(
     client.on('error', (err: unknown) => outage.failed(err));
     client.on('ready', () => outage.recovered());
     app.decorate<RedisClient | null>('redis', client);
+    connections.push(client);
     app.addHook('onClose', async () => {
       await client.quit().catch(() => client.disconnect());
     });
@@ -27,5 +32,6 @@ export default fp(
 declare module 'fastify' {
   interface FastifyInstance {
     redis: RedisClient | null;
+    redisConnections: RedisClient[];
   }
 }

@@ -33,15 +33,13 @@ export default fp(
 
     // Other processes exist only behind a Redis adapter; the in-memory adapter has no peers.
     const clustered = sharesThroughRedis(app.config);
-    const feedRelay = app.config.redisClusterNodes && app.redis ? await shardedCarFeedRelay(app, app.redis) : null;
+    const feedRelay = clustered && app.redis ? await shardedCarFeedRelay(app, app.redis) : null;
 
     /** Car events also reach plain-WebSocket subscribers, on this process and the others. */
     const toCarFeed = (carId: number, event: string, payload: unknown) => {
       carFeed.deliver(carId, event, payload);
-      if (feedRelay) feedRelay.publish(carId, event, payload);
-      else if (clustered) io.serverSideEmit('car-event', carId, event, payload);
+      feedRelay?.publish(carId, event, payload);
     };
-    io.on('car-event', (carId, event, payload) => carFeed.deliver(carId, event, payload));
 
     const unsubscribe = [
       events.subscribe('chat.posted', ({ message }) => {
@@ -136,7 +134,7 @@ export default fp(
 );
 
 /**
- * On a Redis Cluster, car events for plain-WebSocket subscribers go out on one sharded channel
+ * Between processes (one Redis or a Redis Cluster), car events for plain-WebSocket subscribers go out on one sharded channel
  * per car, which a process subscribes to only while it has subscribers of that car: like the
  * sharded Socket.IO adapter's rooms, a process receives only the cars it serves (a
  * server-side emit would reach every process).
@@ -147,7 +145,8 @@ async function shardedCarFeedRelay(app: FastifyInstance, publisher: RedisClient)
   const channel = (carId: number) => `${config.redisPrefix}:car-feed:${carId}`;
   const prefix = `${config.redisPrefix}:car-feed:`;
   const subscriber = await connectRedis(config, 'luxemotors-car-feed', true, { shardedSubscribers: true });
-  const outage = new OutageLog(app.log, 'Car feed between processes (Redis Cluster)');
+  app.redisConnections.push(subscriber);
+  const outage = new OutageLog(app.log, 'Car feed between processes (Redis)');
   subscriber.on('error', (err: unknown) => outage.failed(err));
   subscriber.on('ready', () => outage.recovered());
   subscriber.on('smessage', (name: string, message: string) => {

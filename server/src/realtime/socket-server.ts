@@ -14,8 +14,8 @@ import {
 import { checkSent } from '../lib/shape-check.ts';
 import type { ActiveSession } from '../services/auth.ts';
 import { findCarOwner } from '../services/chat.ts';
-import { resilientStreamsAdapter, shardedClusterAdapter } from './cluster-adapter.ts';
-import type { RedisClient } from '../lib/redis-connection.ts';
+import { shardedRedisAdapter } from './cluster-adapter.ts';
+import { sharesThroughRedis, type RedisClient } from '../lib/redis-connection.ts';
 import { OutageLog } from '../lib/outage-log.ts';
 import { originPolicy } from './origins.ts';
 import { PresenceTracker } from './presence.ts';
@@ -29,9 +29,8 @@ import { ERROR_CODES, ErrorCode } from '@common/error-codes.ts';
 
 export type { Ack, ClientToServerEvents, ServerToClientEvents } from '@common/socket-events.ts';
 
-/** Relayed between processes so every process can feed its plain-WebSocket subscribers. */
+/** Relayed between processes: a sign-out reaches the sockets of that session wherever they are. */
 export interface InterServerEvents {
-  'car-event': (carId: number, event: string, payload: unknown) => void;
   'session-revoked': (sessionId: string) => void;
 }
 
@@ -62,19 +61,14 @@ export default fp(
     app.decorate('presence', presence);
     app.viewerCounts = presence;
 
-    // Between processes: the sharded adapter over a Redis Cluster, or the streams adapter over one Redis.
+    // Between processes: the sharded adapter over one Redis or a Redis Cluster.
     const adapterClients: RedisClient[] = [];
     let adapter: AdapterOption | undefined;
-    if (config.redisClusterNodes) {
-      const sharded = await shardedClusterAdapter(config);
+    if (sharesThroughRedis(config)) {
+      const sharded = await shardedRedisAdapter(config);
       adapter = sharded.adapter;
       adapterClients.push(...sharded.clients);
-    } else if (config.redisUrl) {
-      // The streams adapter blocks on XREAD, so it gets a connection of its own.
-      const { Redis } = await import('ioredis');
-      const client = new Redis(config.redisUrl, { maxRetriesPerRequest: null, connectionName: 'luxemotors-socketio' });
-      adapterClients.push(client);
-      adapter = await resilientStreamsAdapter(client, { streamName: `${config.redisPrefix}:socket.io` });
+      app.redisConnections.push(...sharded.clients);
     }
     const adapterOutage = new OutageLog(app.log, 'Socket.IO fan-out between processes (Redis)');
     for (const client of adapterClients) {
@@ -89,8 +83,9 @@ export default fp(
       pingInterval: 20_000,
       pingTimeout: 20_000,
       allowRequest: (req, callback) => callback(null, isAllowedOrigin(req.headers.origin, req.headers.host)),
-      // The sharded adapter keeps no event log to recover from: its clients resync by REST.
-      ...(config.redisClusterNodes ? {} : { connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false } }),
+      // A single process recovers brief disconnections from memory; the sharded adapter keeps no
+      // event log to recover from, so clients of several processes resync by REST.
+      ...(adapter ? {} : { connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false } }),
       ...(adapter ? { adapter } : {}),
     });
     app.decorate('io', io);

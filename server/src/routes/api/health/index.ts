@@ -29,7 +29,8 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const redis = app.redis === null ? ('off' as const) : app.redis.status === 'ready' ? ('ok' as const) : ('unreachable' as const);
+      const redis =
+        app.redis === null ? ('off' as const) : app.redisConnections.every((client) => client.status === 'ready') ? ('ok' as const) : ('unreachable' as const);
       const limitMs = app.config.dbQueueLimitMs;
       const busy = () => ({ data: { status: 'degraded' as const, db: 'busy' as const, redis, queueMs: Math.round(app.database.queueMs()) } });
       // Behind the write queue a ping would wait its turn: past the limit the queue's age already
