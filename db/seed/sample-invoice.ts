@@ -1,10 +1,11 @@
-import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib';
 
 /**
  * A service invoice drawn as a one-page PDF, for the sample catalogue's service records: made
  * here, so the seed needs nothing from outside.
  */
 export async function sampleInvoicePdf(invoice: { number: string; shop: string; date: string; vehicle: string; vin: string; mileage: number; work: string; cost: number }): Promise<Buffer> {
+  // Loaded only when a catalogue is seeded, not at every start.
+  const { PDFDocument, StandardFonts, rgb } = await import('@cantoo/pdf-lib');
   const pdf = await PDFDocument.create();
   pdf.setTitle(`${invoice.shop} invoice ${invoice.number}`);
   pdf.setCreator('LuxeMotors sample catalogue');

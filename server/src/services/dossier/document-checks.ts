@@ -1,5 +1,5 @@
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, EncryptedPDFError, type PDFObject } from '@cantoo/pdf-lib';
-import sharp from 'sharp';
+import type * as PdfLibModule from '@cantoo/pdf-lib';
+import type { PDFDocument, PDFObject } from '@cantoo/pdf-lib';
 import { AppError } from '../../lib/errors.ts';
 import { DOCUMENT_TYPE_NAMES, DOSSIER_LIMITS, type DocumentType } from '@common/dossier.ts';
 import { PHOTO_LIMITS } from '@common/listing.ts';
@@ -12,6 +12,14 @@ import { ErrorCode } from '@common/error-codes.ts';
  * files; an image decoded and encoded again, which leaves its metadata (location, camera,
  * owner) behind.
  */
+
+type PdfLib = typeof PdfLibModule;
+let pdfLib: Promise<PdfLib> | null = null;
+/**
+ * The PDF parser loads on the first document checked, not at start: it is the heaviest package
+ * the server uses (0.2–0.6 s to load here), and most processes never check a document.
+ */
+const loadPdfLib = (): Promise<PdfLib> => (pdfLib ??= import('@cantoo/pdf-lib'));
 
 /** What a file is, judged by its first bytes (never by its name or declared type). */
 export function sniffDocumentType(head: Uint8Array): DocumentType | null {
@@ -65,11 +73,12 @@ const ACTIVE_NAMES = new Map([
 export async function checkPdf(file: Buffer): Promise<void> {
   // A complete file ends with its end-of-file marker (a little trailing junk is common and harmless).
   if (!file.subarray(Math.max(0, file.length - 1024)).toString('latin1').includes('%%EOF')) throw refused('it is incomplete (truncated)');
+  const lib = await loadPdfLib();
   let pdf: PDFDocument;
   try {
-    pdf = await PDFDocument.load(file, { throwOnInvalidObject: true, updateMetadata: false });
+    pdf = await lib.PDFDocument.load(file, { throwOnInvalidObject: true, updateMetadata: false });
   } catch (error) {
-    if (error instanceof EncryptedPDFError || (await isEncrypted(file))) throw refused('it is encrypted');
+    if (error instanceof lib.EncryptedPDFError || (await isEncrypted(lib, file))) throw refused('it is encrypted');
     throw refused('it is damaged and could not be read');
   }
   if (pdf.isEncrypted) throw refused('it is encrypted');
@@ -81,46 +90,48 @@ export async function checkPdf(file: Buffer): Promise<void> {
   }
   if (pages < 1) throw refused('it has no pages');
   for (const [, object] of pdf.context.enumerateIndirectObjects()) {
-    const why = activeContent(object, 0);
+    const why = activeContent(lib, object, 0);
     if (why) throw refused(why);
   }
 }
 
 /** An encrypted file's objects do not parse as plain ones: read it leniently to tell that from damage. */
-async function isEncrypted(file: Buffer): Promise<boolean> {
+async function isEncrypted(lib: PdfLib, file: Buffer): Promise<boolean> {
   try {
-    return (await PDFDocument.load(file, { ignoreEncryption: true, updateMetadata: false })).isEncrypted;
+    return (await lib.PDFDocument.load(file, { ignoreEncryption: true, updateMetadata: false })).isEncrypted;
   } catch {
     return false;
   }
 }
 
 /** Why `object` (or what it holds directly) makes the document active, if it does. */
-function activeContent(object: PDFObject, depth: number): string | null {
+function activeContent(lib: PdfLib, object: PDFObject, depth: number): string | null {
   if (depth > 32) return null;
-  const dict = object instanceof PDFStream ? object.dict : object;
-  if (dict instanceof PDFDict) {
+  const dict = object instanceof lib.PDFStream ? object.dict : object;
+  if (dict instanceof lib.PDFDict) {
     for (const [key, value] of dict.entries()) {
       const keyWhy = ACTIVE_KEYS.get(key.decodeText());
       if (keyWhy) return keyWhy;
-      const why = activeContent(value, depth + 1);
+      const why = activeContent(lib, value, depth + 1);
       if (why) return why;
     }
     return null;
   }
-  if (object instanceof PDFArray) {
+  if (object instanceof lib.PDFArray) {
     for (const value of object.asArray()) {
-      const why = activeContent(value, depth + 1);
+      const why = activeContent(lib, value, depth + 1);
       if (why) return why;
     }
     return null;
   }
-  if (object instanceof PDFName) return ACTIVE_NAMES.get(object.decodeText()) ?? null;
+  if (object instanceof lib.PDFName) return ACTIVE_NAMES.get(object.decodeText()) ?? null;
   return null;
 }
 
 /** Decodes the image (with the photos' pixel limit) and encodes it again in its own format, without metadata. */
 async function reencodeImage(file: Buffer, contentType: 'image/jpeg' | 'image/png'): Promise<Buffer> {
+  // Loaded when needed, as for photos: most starts process no image.
+  const { default: sharp } = await import('sharp');
   try {
     const image = sharp(file, { limitInputPixels: PHOTO_LIMITS.maxMegapixels * 1_000_000, failOn: 'error' }).rotate();
     return await (contentType === 'image/png' ? image.png() : image.jpeg({ quality: 90, mozjpeg: true })).toBuffer();

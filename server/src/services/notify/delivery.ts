@@ -3,7 +3,6 @@ import http from 'node:http';
 import https from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, asc, count, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
-import webpush from 'web-push';
 import type { Database, Executor, Transaction } from '../../../../db/client.ts';
 import { cars, noticeWindows, notificationNotices, notificationPreferences, pushDeliveries, pushSubscriptions, users } from '../../../../db/schema/index.ts';
 import { ErrorCode } from '@common/error-codes.ts';
@@ -362,6 +361,8 @@ export class NotificationDelivery {
     let status: number;
     let retryAfter: string | undefined;
     try {
+      // Loaded with the first push rather than at start.
+      const { default: webpush } = await import('web-push');
       const request = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, body, {
         vapidDetails: { subject: this.o.push.subject, publicKey: this.o.push.publicKey, privateKey: this.o.push.privateKey },
         TTL: PUSH_TTL_SECONDS,
