@@ -65,7 +65,7 @@ export default fp(
     const adapterClients: RedisClient[] = [];
     let adapter: AdapterOption | undefined;
     if (sharesThroughRedis(config)) {
-      const sharded = await shardedRedisAdapter(config);
+      const sharded = await shardedRedisAdapter(config, app.log);
       adapter = sharded.adapter;
       adapterClients.push(...sharded.clients);
       app.redisConnections.push(...sharded.clients);
