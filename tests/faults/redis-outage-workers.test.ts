@@ -1,5 +1,6 @@
 import { CHAT_RATE_LIMIT } from '../../common/discussion.ts';
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +29,29 @@ afterAll(async () => {
   for (const socket of sockets) socket.close();
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
+
+/**
+ * One request on a connection of its own: the primary hands each new connection to the next
+ * worker, so requests in a row reach both (fetch would reuse one connection, and one worker).
+ */
+function onNewConnection<T>(base: string, token: string | null, method: string, path: string, body?: object): Promise<{ status: number; body: { data: T } }> {
+  const payload = body ? JSON.stringify(body) : undefined;
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, {
+      method,
+      agent: false,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(payload ? { 'content-type': 'application/json' } : {}) },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as { data: T } }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 /** The worker slot that holds a socket's session: session ids start with it (`1.Qx8…`). */
 const slotOf = (socket: ClientSocket) => Number((socket.io.engine as unknown as { id: string }).id.split('.')[0]);
@@ -66,7 +90,7 @@ describe.skipIf(!haveRedis || !onPostgres)('two workers on one host while Redis 
     let posted = 0;
     const post = async (message: string) => {
       const token = tokens[Math.floor(posted++ / CHAT_RATE_LIMIT.messages)]!;
-      const res = await http(server.url, token, 'POST', '/api/chat', { carId, message });
+      const res = await onNewConnection(server.url, token, 'POST', '/api/chat', { carId, message });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     };
     // Health answers come from either worker in turn: several alike in a row are both workers' view.
@@ -74,7 +98,7 @@ describe.skipIf(!haveRedis || !onPostgres)('two workers on one host while Redis 
       let alike = 0;
       await waitUntil(
         async () => {
-          const health = await http<{ redis: string }>(server.url, null, 'GET', '/api/health');
+          const health = await onNewConnection<{ redis: string }>(server.url, null, 'GET', '/api/health');
           alike = health.body.data.redis === state ? alike + 1 : 0;
           return alike >= 4;
         },
@@ -106,10 +130,13 @@ describe.skipIf(!haveRedis || !onPostgres)('two workers on one host while Redis 
     for (let i = 0; i < 4; i += 1) await everyoneHas(`after the outage ${i}`);
     // By now anything relayed late would have arrived: each outage message reached exactly the
     // viewers of the worker it was posted through.
+    const servedBy = new Set<number>();
     for (let i = 0; i < 4; i += 1) {
-      const holders = new Set(received.flatMap((list, v) => (list.some((m) => m.message === `during the outage ${i}`) ? [slots[v]] : [])));
+      const holders = new Set(received.flatMap((list, v) => (list.some((m) => m.message === `during the outage ${i}`) ? [slots[v]!] : [])));
       expect(holders.size, `worker(s) whose viewers got "during the outage ${i}"`).toBe(1);
+      for (const slot of holders) servedBy.add(slot);
     }
+    expect(servedBy.size, 'outage messages posted through both workers, each served to its own viewers').toBe(2);
     // Nothing twice.
     for (const list of received) expect(list.map((m) => m.message)).toEqual([...new Set(list.map((m) => m.message))]);
   }, 90_000);
