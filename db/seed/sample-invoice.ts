@@ -1,4 +1,3 @@
-
 /**
  * A service invoice drawn as a one-page PDF, for the sample catalogue's service records: made
  * here, so the seed needs nothing from outside.

@@ -1,5 +1,4 @@
 import type * as PdfLibModule from '@cantoo/pdf-lib';
-import type { PDFDocument, PDFObject } from '@cantoo/pdf-lib';
 import { AppError } from '../../lib/errors.ts';
 import { DOCUMENT_TYPE_NAMES, DOSSIER_LIMITS, type DocumentType } from '@common/dossier.ts';
 import { PHOTO_LIMITS } from '@common/listing.ts';
@@ -74,7 +73,7 @@ export async function checkPdf(file: Buffer): Promise<void> {
   // A complete file ends with its end-of-file marker (a little trailing junk is common and harmless).
   if (!file.subarray(Math.max(0, file.length - 1024)).toString('latin1').includes('%%EOF')) throw refused('it is incomplete (truncated)');
   const lib = await loadPdfLib();
-  let pdf: PDFDocument;
+  let pdf: PdfLibModule.PDFDocument;
   try {
     pdf = await lib.PDFDocument.load(file, { throwOnInvalidObject: true, updateMetadata: false });
   } catch (error) {
@@ -105,7 +104,7 @@ async function isEncrypted(lib: PdfLib, file: Buffer): Promise<boolean> {
 }
 
 /** Why `object` (or what it holds directly) makes the document active, if it does. */
-function activeContent(lib: PdfLib, object: PDFObject, depth: number): string | null {
+function activeContent(lib: PdfLib, object: PdfLibModule.PDFObject, depth: number): string | null {
   if (depth > 32) return null;
   const dict = object instanceof lib.PDFStream ? object.dict : object;
   if (dict instanceof lib.PDFDict) {
