@@ -1,6 +1,8 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { once } from 'node:events';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
@@ -8,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import * as schema from './schema/index.ts';
 import { fromProjectRoot } from './project-root.ts';
+import type { EngineMessage, EngineOptions } from './embedded-engine.ts';
 
 export type Schema = typeof schema;
 /** One drizzle handle type for both drivers; code above this layer never knows which it has. */
@@ -74,34 +77,131 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
-  const pending = new PendingStatements();
-  const rawClient = postgres(url, {
-    max: poolSize,
-    // An unreachable database must fail a request quickly (a 503), never hold it.
-    connect_timeout: 2,
-    // After a failed connection attempt postgres.js waits before the next, up to 20 s with its
-    // default backoff, and queries queued meanwhile wait with it: with PostgreSQL stopped, most
-    // requests hung for seconds instead of answering 503. A connection is only retried for a
-    // waiting query (never on its own), so retrying at once fails each request fast while the
-    // database is away and serves it as soon as the database is back.
-    backoff: () => 0,
-    onnotice: () => {},
-    connection: { application_name: 'luxemotors', ...SESSION_SETTINGS },
+  const client = postgres(url, { ...CONNECTION_OPTIONS, max: poolSize });
+  return handleFor(client, 'postgres', {
+    // Statements handed to a connection run there, in parallel with the other connections'.
+    queueMs: (pending) => pending.oldestWaitingMs(),
+    exclusive: async (work, db) => {
+      // A session-level advisory lock belongs to one connection. It is held on a connection of
+      // its own, outside the pool, so the work can never wait for the slot the lock occupies.
+      const lockHolder = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: 'luxemotors-lock' } });
+      try {
+        await lockHolder`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+        return await work(db);
+      } finally {
+        await lockHolder.end({ timeout: 5 });
+      }
+    },
+    afterClose: async () => {},
   });
+}
+
+/** What every connection to a database of this app is opened with, embedded or not. */
+const CONNECTION_OPTIONS = {
+  // An unreachable database must fail a request quickly (a 503), never hold it.
+  connect_timeout: 2,
+  // After a failed connection attempt postgres.js waits before the next, up to 20 s with its
+  // default backoff, and queries queued meanwhile wait with it: with PostgreSQL stopped, most
+  // requests hung for seconds instead of answering 503. A connection is only retried for a
+  // waiting query (never on its own), so retrying at once fails each request fast while the
+  // database is away and serves it as soon as the database is back.
+  backoff: () => 0,
+  onnotice: () => {},
+  connection: { application_name: 'luxemotors', ...SESSION_SETTINGS },
+} satisfies postgres.Options<Record<string, never>>;
+
+/**
+ * The embedded engine runs in a worker thread (db/embedded-engine.ts) and serves the wire
+ * protocol on a Unix socket, so this process reaches it through the same driver as PostgreSQL,
+ * and a burst of statements occupies that thread instead of the event loop.
+ */
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  const inMemory = dataDir.startsWith('memory://');
+  let releaseLock = () => {};
+  let location = dataDir;
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true });
+    releaseLock = lockDataFolder(dataDir);
+    location = join(dataDir, 'pglite');
+  }
+  // A folder of its own, readable by this user only: the socket is the database, without a password.
+  const socketFolder = mkdtempSync(join(tmpdir(), 'luxemotors-db-'));
+  const socketPath = join(socketFolder, '.s.PGSQL.5432');
+  let engine: Worker;
+  try {
+    engine = await startEngine({ location, socketPath, settings: SESSION_SETTINGS });
+  } catch (error) {
+    rmSync(socketFolder, { recursive: true, force: true });
+    releaseLock();
+    throw error;
+  }
+  const client = postgres({
+    ...CONNECTION_OPTIONS,
+    path: socketPath,
+    username: 'postgres',
+    database: 'postgres',
+    // The engine is one session: one connection, whose statements the engine answers in order.
+    max: 1,
+  });
+  return handleFor(client, 'pglite', {
+    queueMs: (pending) => Math.max(pending.oldestWaitingMs(), pending.oldestQueuedBehindAnotherMs()),
+    // One process owns the folder (see lockDataFolder) and the engine runs one statement at a time.
+    exclusive: (work, db) => work(db),
+    afterClose: async () => {
+      try {
+        engine.postMessage({ type: 'close' });
+        await once(engine, 'exit');
+      } finally {
+        rmSync(socketFolder, { recursive: true, force: true });
+        releaseLock();
+      }
+    },
+  });
+}
+
+function newEngineThread(options: EngineOptions): Worker {
+  const workerData = { luxemotorsEngine: options };
+  // In the compiled server (server/dist) this code is part of a bundle, and so is the engine.
+  if (!import.meta.url.endsWith('.ts')) return new Worker(fromProjectRoot('server/dist/embedded-engine.mjs'), { workerData });
+  // Run from the TypeScript sources (tests, `npm run dev`): the thread registers the same loader
+  // first (a worker's --import is not honoured on Node 20).
+  const source = new URL('./embedded-engine.ts', import.meta.url).href;
+  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
+
+async function startEngine(options: EngineOptions): Promise<Worker> {
+  const engine = newEngineThread(options);
+  // Without a listener an error in the thread would end this process. The thread then exits, its
+  // socket closes, and each statement fails at once (a 503), as with a PostgreSQL server gone.
+  engine.on('error', (error) => {
+    console.error(`The embedded database stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  });
+  try {
+    const message = await Promise.race([
+      once(engine, 'message').then(([first]) => first as EngineMessage),
+      once(engine, 'exit').then(([code]) => ({ type: 'failed', message: `the engine's thread exited (${String(code)})` }) as EngineMessage),
+    ]);
+    if (message.type === 'failed') throw new Error(`The embedded database could not start: ${message.message}`);
+    return engine;
+  } catch (error) {
+    await engine.terminate();
+    throw error;
+  }
+}
+
+interface DriverSpecifics {
+  queueMs: (pending: PendingStatements) => number;
+  exclusive: <T>(work: (db: Database) => Promise<T>, db: Database) => Promise<T>;
+  /** After the client's connections are closed. */
+  afterClose: () => Promise<void>;
+}
+
+function handleFor(rawClient: PostgresClient, driver: DatabaseHandle['driver'], specifics: DriverSpecifics): DatabaseHandle {
+  const pending = new PendingStatements();
   const client = trackedPostgres(rawClient, pending);
   const db = drizzlePostgres(client, { schema, casing: 'snake_case' }) as unknown as Database;
-
-  const exclusive = async <T>(work: (db: Database) => Promise<T>): Promise<T> => {
-    // A session-level advisory lock belongs to one connection. It is held on a connection of its
-    // own, outside the pool, so the work can never wait for the slot the lock occupies.
-    const lockHolder = postgres(url, { max: 1, onnotice: () => {}, connection: { application_name: 'luxemotors-lock' } });
-    try {
-      await lockHolder`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
-      return await work(db);
-    } finally {
-      await lockHolder.end({ timeout: 5 });
-    }
-  };
+  const exclusive = <T>(work: (db: Database) => Promise<T>) => specifics.exclusive(work, db);
 
   const sqlRunner: SqlRunner = {
     async executeSql(text, values = []) {
@@ -121,109 +221,75 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     },
   };
 
+  let closed = false;
   return {
     db,
-    driver: 'postgres',
+    driver,
     sql: sqlRunner,
     exclusive,
     migrate: () => exclusive(() => migratePostgres(drizzlePostgres(client, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER })),
     ping: async () => {
       await client.unsafe('select 1');
     },
-    queueMs: () => pending.oldestAgeMs(),
-    close: async () => {
-      await rawClient.end({ timeout: 5 });
-      pending.clear();
-    },
-  };
-}
-
-async function openPglite(dataDir: string): Promise<DatabaseHandle> {
-  // Loaded only when used, so servers on PostgreSQL never pay for the embedded engine.
-  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('@electric-sql/pglite/contrib/pg_trgm'),
-    import('drizzle-orm/pglite'),
-    import('drizzle-orm/pglite/migrator'),
-  ]);
-  const inMemory = dataDir.startsWith('memory://');
-  let releaseLock = () => {};
-  let location = dataDir;
-  if (!inMemory) {
-    mkdirSync(dataDir, { recursive: true });
-    releaseLock = lockDataFolder(dataDir);
-    location = join(dataDir, 'pglite');
-  }
-  let pglite: PGlite;
-  try {
-    pglite = await PGlite.create(location, { extensions: { pg_trgm } });
-  } catch (error) {
-    releaseLock();
-    throw error;
-  }
-  for (const [name, value] of Object.entries(SESSION_SETTINGS)) {
-    await pglite.query('select set_config($1, $2, false)', [name, value]);
-  }
-  const pending = new PendingStatements();
-  trackPglite(pglite, pending);
-  const db = drizzlePglite(pglite, { schema, casing: 'snake_case' }) as unknown as Database;
-  let closed = false;
-  const sqlRunner: SqlRunner = {
-    async executeSql(text, values = []) {
-      if (values.length > 0) return { rows: (await pglite.query<Record<string, unknown>>(text, values.map(toDriverValue))).rows };
-      try {
-        const results = await pglite.exec(text);
-        return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
-      } catch (error) {
-        // A failed `BEGIN; ...` block would leave the one connection inside an aborted transaction.
-        if (/^\s*BEGIN\b/i.test(text)) await pglite.exec('ROLLBACK').catch(() => {});
-        throw error;
-      }
-    },
-  };
-  return {
-    db,
-    driver: 'pglite',
-    sql: sqlRunner,
-    // One process owns the folder (see lockDataFolder) and PGlite runs one query at a time.
-    exclusive: (work) => work(db),
-    migrate: () => migratePglite(drizzlePglite(pglite, { casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER }),
-    ping: async () => {
-      await db.execute(sql`select 1`);
-    },
-    queueMs: () => pending.oldestAgeMs(),
+    queueMs: () => specifics.queueMs(pending),
     close: async () => {
       if (closed) return;
       closed = true;
       try {
-        await pglite.close();
+        await rawClient.end({ timeout: 5 });
       } finally {
         pending.clear();
-        releaseLock();
+        await specifics.afterClose();
       }
     },
   };
 }
 
-/** Statements sent and not yet answered, oldest first (a Map keeps insertion order). */
+/**
+ * Statements not yet answered, oldest first (a Map keeps insertion order): those still waiting
+ * for a connection, and those handed to one and not yet answered.
+ */
 class PendingStatements {
   #next = 0;
-  readonly #since = new Map<number, number>();
+  readonly #waiting = new Map<number, number>();
+  readonly #handedOver = new Map<number, number>();
 
-  start(): () => void {
+  start(): { handedOver(): void; done(): void } {
     const id = this.#next++;
-    this.#since.set(id, performance.now());
-    return () => void this.#since.delete(id);
+    this.#waiting.set(id, performance.now());
+    return {
+      handedOver: () => {
+        if (this.#waiting.delete(id)) this.#handedOver.set(id, performance.now());
+      },
+      done: () => {
+        this.#waiting.delete(id);
+        this.#handedOver.delete(id);
+      },
+    };
   }
 
   /** The database is closed: what was still waiting will never be answered. */
   clear(): void {
-    this.#since.clear();
+    this.#waiting.clear();
+    this.#handedOver.clear();
   }
 
-  oldestAgeMs(): number {
-    const oldest = this.#since.values().next();
+  /** How long the oldest statement still waiting for a connection has waited. */
+  oldestWaitingMs(): number {
+    const oldest = this.#waiting.values().next();
     return oldest.done ? 0 : Math.max(0, performance.now() - oldest.value);
+  }
+
+  /**
+   * On a connection that pipelines to an engine running one statement at a time, in order: the
+   * oldest statement handed over is running, the next has been waiting its turn since it was
+   * handed over.
+   */
+  oldestQueuedBehindAnotherMs(): number {
+    const handedOver = this.#handedOver.values();
+    handedOver.next();
+    const second = handedOver.next();
+    return second.done ? 0 : Math.max(0, performance.now() - second.value);
   }
 }
 
@@ -231,11 +297,9 @@ type PostgresClient = ReturnType<typeof postgres>;
 type PendingQuery = { state: unknown; resolve: (value: unknown) => unknown; reject: (error: unknown) => unknown };
 
 /**
- * The pool's client with the wait for a connection counted: a statement from its call until
- * the pool hands it to a connection (postgres.js then sets its `state`), or until it settles
- * without one; a transaction or a reserved connection until it has its connection. Time spent
- * executing, and lock waits inside a transaction, are the statement's own work, not the queue.
- * drizzle sees the same client otherwise.
+ * The pool's client with its statements tracked: each from its call until the pool hands it to a
+ * connection (postgres.js then sets its `state`), and from then until it settles; a transaction
+ * or a reserved connection until it has its connection. drizzle sees the same client otherwise.
  */
 function trackedPostgres(client: PostgresClient, pending: PendingStatements): PostgresClient {
   return new Proxy(client, {
@@ -244,7 +308,7 @@ function trackedPostgres(client: PostgresClient, pending: PendingStatements): Po
         return (...args: unknown[]) => {
           const query = (target.unsafe as unknown as (...a: unknown[]) => PendingQuery)(...args);
           // Not awaited here: that would start the query before drizzle picks its row format.
-          const done = pending.start();
+          const { handedOver, done } = pending.start();
           let state = query.state;
           Object.defineProperty(query, 'state', {
             configurable: true,
@@ -252,7 +316,7 @@ function trackedPostgres(client: PostgresClient, pending: PendingStatements): Po
             get: () => state,
             set: (value: unknown) => {
               state = value;
-              done();
+              handedOver();
             },
           });
           const { resolve, reject } = query;
@@ -264,7 +328,7 @@ function trackedPostgres(client: PostgresClient, pending: PendingStatements): Po
       if (property === 'begin') {
         return (...args: unknown[]) => {
           const work = args.pop() as (sql: postgres.TransactionSql) => unknown;
-          const done = pending.start();
+          const { done } = pending.start();
           const begun = (target.begin as unknown as (...a: unknown[]) => Promise<unknown>)(...args, (sql: postgres.TransactionSql) => {
             done();
             return work(sql);
@@ -274,7 +338,7 @@ function trackedPostgres(client: PostgresClient, pending: PendingStatements): Po
       }
       if (property === 'reserve') {
         return () => {
-          const done = pending.start();
+          const { done } = pending.start();
           return target.reserve().finally(done);
         };
       }
@@ -283,44 +347,6 @@ function trackedPostgres(client: PostgresClient, pending: PendingStatements): Po
     },
   });
 }
-
-/**
- * PGlite runs one statement at a time: every call (a statement, a script, a transaction) waits
- * for its turn at the engine, in the order of the calls. A call is pending from the call until
- * the engine takes it up, not while it runs.
- *
- * The engine runs on this thread, and a queue of calls would otherwise be answered in one
- * stretch of microtasks: no request read, no timer, no push until the whole queue is done (a
- * burst of writes froze the process for seconds). Each call first lets the event loop turn once,
- * so requests are read (and refused while the queue is old) and pushes go out between statements.
- */
-function trackPglite(pglite: PGlite, pending: PendingStatements): void {
-  // The calls waiting for their turn, in order: the engine takes them up in the same order.
-  const waiting: (() => void)[] = [];
-  const exclusive = pglite._runExclusiveTransaction.bind(pglite) as <T>(work: () => Promise<T>) => Promise<T>;
-  (pglite as unknown as { _runExclusiveTransaction: typeof exclusive })._runExclusiveTransaction = (work) =>
-    exclusive(() => {
-      waiting.shift()?.();
-      return work();
-    });
-  for (const method of ['query', 'exec', 'transaction'] as const) {
-    const original = (pglite[method] as (...a: unknown[]) => Promise<unknown>).bind(pglite);
-    (pglite as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
-      const done = pending.start();
-      try {
-        await turnOfTheEventLoop();
-        // A closed engine may never answer a call made after it closed.
-        if (pglite.closed) throw new Error('PGlite is closed');
-        waiting.push(done);
-        return await original(...args);
-      } finally {
-        done();
-      }
-    };
-  }
-}
-
-const turnOfTheEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * PGlite corrupts a data folder opened by two processes at once, so the folder is claimed with

@@ -26,6 +26,13 @@ export const ENTRY_POINTS = {
   restore: 'server/src/cli/restore.ts',
 };
 
+/** Built beside the entry points but never run as a command: each is a worker thread's module. */
+const WORKER_ENTRY_POINTS = {
+  'embedded-engine': 'db/embedded-engine.ts',
+};
+
+const ALL_OUTPUTS = { ...ENTRY_POINTS, ...WORKER_ENTRY_POINTS };
+
 /**
  * What the bundle is made of. db/migrations is left out: its SQL is read from disk at run time,
  * so a new migration needs no rebuild. Tests are not part of any entry point.
@@ -57,7 +64,7 @@ function newestModification(path) {
 /** 'missing', 'stale' or 'current'. A few milliseconds: it only reads file times. */
 export function serverBuildState() {
   const builtAt = statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs;
-  if (builtAt === undefined || Object.keys(ENTRY_POINTS).some((entry) => !statSync(outputOf(entry), { throwIfNoEntry: false }))) return 'missing';
+  if (builtAt === undefined || Object.keys(ALL_OUTPUTS).some((entry) => !statSync(outputOf(entry), { throwIfNoEntry: false }))) return 'missing';
   if (sourcesAbsent()) return 'current';
   const changedAt = Math.max(...SOURCES.map((source) => newestModification(join(ROOT, source))));
   return builtAt >= changedAt ? 'current' : 'stale';
@@ -97,12 +104,16 @@ export async function buildServer() {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: Object.entries(ENTRY_POINTS).map(([out, source]) => ({ in: source, out })),
+    entryPoints: Object.entries(ALL_OUTPUTS).map(([out, source]) => ({ in: source, out })),
     outdir: DIST,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
+    // Each dynamic import is a chunk of its own, loaded when imported: the server opens its
+    // database (booting the embedded engine's thread) before the app's packages load.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     target: 'node20.19',
     plugins: [externalPackagesExcept(BUNDLED_PACKAGES)],
     // Stack traces name the TypeScript files and lines; run.mjs turns source maps on.
@@ -118,6 +129,10 @@ export async function buildServer() {
     writeFileSync(temporary, file.contents);
     renameSync(temporary, file.path);
   }
+  // Chunks of earlier builds (their names carry a hash of their content) are left behind.
+  const written = new Set(result.outputFiles.map((file) => file.path));
+  const chunks = join(DIST, 'chunks');
+  for (const name of statSync(chunks, { throwIfNoEntry: false }) ? readdirSync(chunks) : []) if (!written.has(join(chunks, name))) rmSync(join(chunks, name), { force: true });
   const stampTemporary = `${STAMP}.${process.pid}.tmp`;
   writeFileSync(stampTemporary, `${new Date().toISOString()}\n`);
   renameSync(stampTemporary, STAMP);

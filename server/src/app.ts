@@ -56,6 +56,11 @@ import type { PhotoStorage } from './services/photos/photo-storage.ts';
 export interface AppDependencies {
   /** An open database to use instead of opening one from the config (tests share one per file). */
   database?: DatabaseHandle;
+  /**
+   * The database the config names, already being opened (the server starts the embedded engine
+   * before it loads the app): the app owns it and closes it, as one it opened itself.
+   */
+  databaseOpening?: Promise<DatabaseHandle>;
   logger?: FastifyServerOptions['logger'];
   /** Tests move time forward to expire tokens and limits. */
   clock?: Clock;
@@ -107,7 +112,8 @@ export async function buildApp(config: AppConfig, deps: AppDependencies = {}): P
   const ownsDatabase = deps.database === undefined;
   const database =
     deps.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize }));
+    (await (deps.databaseOpening ??
+      openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize })));
 
   app.decorate('config', config);
   app.decorate('clock', deps.clock ?? systemClock);

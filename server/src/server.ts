@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import closeWithGrace from 'close-with-grace';
+import { openDatabase } from '../../db/client.ts';
 import { configOrExit, type AppConfig } from './config.ts';
 import { prepareDatabase } from './lib/prepare-database.ts';
 import { isClusterWorker, runPrimary, runWorker } from './cluster.ts';
@@ -14,9 +15,13 @@ export async function startServer(config: AppConfig = configOrExit()): Promise<v
     if (cluster.isPrimary) return runPrimary(config);
     if (isClusterWorker()) return runWorker(config);
   }
+  // Opened first: the embedded engine boots in its own thread while the app's modules load.
+  const databaseOpening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
+  // Awaited by buildApp; a failure before then is not unhandled.
+  databaseOpening.catch(() => {});
   // Loaded here so a cluster's primary, which serves nothing, never loads the app.
   const { buildApp } = await import('./app.ts');
-  const app = await buildApp(config);
+  const app = await buildApp(config, { databaseOpening });
   await prepareDatabase(app.database, app.log, createPhotoStorage({ dataDir: config.dataDir, s3: config.photoBucket, folder: 'documents' }));
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

@@ -62,9 +62,9 @@ const RENDER_CACHE_MS = 60_000;
 const RENDER_TIMEOUT_MS = 5_000;
 
 /** The built server entry, or null when there is none (the web app was not built with it). */
-export async function loadServerEntry(file: string): Promise<ServerEntry | null> {
+export function loadServerEntry(file: string): Promise<ServerEntry> | null {
   if (!existsSync(file)) return null;
-  return (await import(pathToFileURL(file).href)) as ServerEntry;
+  return import(pathToFileURL(file).href) as Promise<ServerEntry>;
 }
 
 /**
@@ -87,9 +87,13 @@ export class PageRenderer {
   private readonly drawing = new Map<string, number>();
   private drawn = 0;
   private readonly template: { headStart: string; headRest: string; beforeRoot: string; afterRoot: string };
+  /** Set once the entry has loaded; every draw waits for `entryLoaded` first. */
+  private loadedEntry: ServerEntry | null = null;
+  private readonly entryLoaded: Promise<ServerEntry>;
 
   constructor(
-    private readonly entry: ServerEntry,
+    /** The web app's server entry, or its import still under way (the start does not wait for it). */
+    entry: ServerEntry | Promise<ServerEntry>,
     template: string,
     private readonly readApi: ReadApi,
     private readonly appUrl: string,
@@ -100,6 +104,9 @@ export class PageRenderer {
     freshMs: number,
   ) {
     this.template = splitTemplate(template);
+    this.entryLoaded = Promise.resolve(entry).then((loaded) => (this.loadedEntry = loaded));
+    // A failed import fails each draw (a 503 page, logged) instead of ending the process.
+    this.entryLoaded.catch(() => undefined);
     this.rendered = loadingCache<string>(RENDER_CACHE_MS, cacheEntries)!;
     this.recent = loadingCache<RenderedPage>(freshMs, cacheEntries);
   }
@@ -121,6 +128,7 @@ export class PageRenderer {
 
   /** Draws every page once so their screens' code is loaded before the first visitor. */
   async warm(): Promise<void> {
+    await this.entryLoaded;
     for (const path of [PAGES.home, carPath(0), PAGES.testimonials, PAGES.escrow, PAGES.results, '/not-found']) {
       await this.renderBody(new URL(path, 'http://warm.invalid'), {}).catch(() => undefined);
     }
@@ -137,7 +145,7 @@ export class PageRenderer {
    * sees every change; a 503 is never reused.
    */
   async render(url: URL): Promise<RenderedPage | null> {
-    const plan = this.entry.planServerPage(url);
+    const plan = (this.loadedEntry ?? (await this.entryLoaded)).planServerPage(url);
     if (!plan) return null;
     const key = `${url.pathname}${url.search}`;
     const page = await cachedLoad(this.recent, key, () => this.drawCounted(key, url, plan));
@@ -262,6 +270,12 @@ export class PageRenderer {
         reject(new Error(`Rendering ${url.pathname} took longer than ${RENDER_TIMEOUT_MS} ms`));
       }, RENDER_TIMEOUT_MS).unref();
     });
+  }
+
+  /** Only drawing reads it, and every draw starts after `entryLoaded`. */
+  private get entry(): ServerEntry {
+    if (!this.loadedEntry) throw new Error('the web app\'s server entry has not loaded yet');
+    return this.loadedEntry;
   }
 
   /** The whole page: the web app's HTML with this page's head, markup and data. */

@@ -117,7 +117,8 @@ function pageRenderer(app: FastifyInstance, shell: string, manifest: ViteManifes
  * signed-out browser would get them, so a page shows exactly what the API says.
  */
 async function serverPageRenderer(app: FastifyInstance, shell: string, manifest: ViteManifest): Promise<PageRenderer | null> {
-  const entry = await loadServerEntry(CLIENT_SERVER_ENTRY);
+  // Imported meanwhile (React and every screen): the server listens without waiting for it.
+  const entry = loadServerEntry(CLIENT_SERVER_ENTRY);
   if (!entry) {
     app.log.warn('the web app\'s server entry is missing (client/dist-ssr); pages are drawn in the browser only');
     return null;
