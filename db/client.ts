@@ -135,6 +135,12 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     releaseLock();
     throw error;
   }
+  let closing = false;
+  // Made now, so a close after the thread has already ended does not wait for an exit to come.
+  const exited = once(engine, 'exit');
+  engine.on('exit', (code) => {
+    if (!closing) console.error(`The embedded database's thread ended (exit code ${code}); every statement fails until the server is restarted.`);
+  });
   const client = postgres({
     ...CONNECTION_OPTIONS,
     path: socketPath,
@@ -148,9 +154,10 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     // One process owns the folder (see lockDataFolder) and the engine runs one statement at a time.
     exclusive: (work, db) => work(db),
     afterClose: async () => {
+      closing = true;
       try {
         engine.postMessage({ type: 'close' });
-        await once(engine, 'exit');
+        await exited;
       } finally {
         rmSync(socketFolder, { recursive: true, force: true });
         releaseLock();
