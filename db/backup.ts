@@ -353,7 +353,7 @@ async function checkEmpty(db: Database, backupLevel: number): Promise<void> {
 async function migrateTo(handle: DatabaseHandle, index?: number): Promise<void> {
   const all = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER });
   const migrations = index === undefined ? all : all.slice(0, index + 1);
-  // What drizzle's own migrators (postgres-js and pglite alike) do, with a shorter list.
+  // What drizzle's own migrator does, with a shorter list.
   const db = handle.db as unknown as { dialect: { migrate(m: MigrationMeta[], session: unknown, config: object): Promise<void> }; session: unknown };
   await handle.exclusive(() => db.dialect.migrate(migrations, db.session, { migrationsFolder: MIGRATIONS_FOLDER }));
 }

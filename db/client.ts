@@ -180,7 +180,7 @@ function newEngineThread(options: EngineOptions): Worker {
 async function startEngine(options: EngineOptions): Promise<Worker> {
   const engine = newEngineThread(options);
   // Without a listener an error in the thread would end this process. The thread then exits, its
-  // socket closes, and each statement fails at once (a 503), as with a PostgreSQL server gone.
+  // socket closes, and statements fail as with a PostgreSQL server gone.
   engine.on('error', (error) => {
     console.error(`The embedded database stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   });
@@ -406,10 +406,9 @@ export function sqlRunnerFor(executor: Executor): SqlRunner {
   };
 }
 
-/** postgres.js answers an array of rows, PGlite `{ rows }`. */
+/** The rows of a statement's answer: postgres.js answers an array (both databases go through it). */
 export function rowsOf(result: unknown): Record<string, unknown>[] {
-  if (Array.isArray(result)) return [...(result as Record<string, unknown>[])];
-  return ((result as { rows?: Record<string, unknown>[] } | null)?.rows ?? []) as Record<string, unknown>[];
+  return [...(result as Record<string, unknown>[])];
 }
 
 function toDriverValue(value: unknown): unknown {

@@ -1,6 +1,6 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { carImagePath } from '@common/car-images.ts';
-import type { Database, Executor } from '../client.ts';
+import { rowsOf, type Database, type Executor } from '../client.ts';
 import { carDocuments, cars, dossierEntries, priceHistory, reviews, sellers, testimonials, users } from '../schema/index.ts';
 import { SAMPLE_DOSSIERS } from './sample-dossiers.ts';
 import { sampleInvoicePdf } from './sample-invoice.ts';
@@ -67,9 +67,7 @@ export async function truncateAll(db: Executor): Promise<void> {
   const tables = await db.execute<{ tablename: string }>(
     sql`select tablename from pg_tables where schemaname = 'public' and tablename not like '\_\_%' and tablename <> 'audit_log'`,
   );
-  // postgres.js returns the rows as an array, PGlite as `{ rows }`.
-  const rows = Array.isArray(tables) ? tables : (tables as unknown as { rows: { tablename: string }[] }).rows;
-  const names = rows.map((r) => `"${r.tablename}"`).join(', ');
+  const names = (rowsOf(tables) as { tablename: string }[]).map((r) => `"${r.tablename}"`).join(', ');
   if (names) await db.execute(sql.raw(`truncate ${names} restart identity cascade`));
 }
 

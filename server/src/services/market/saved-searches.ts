@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Executor, Transaction } from '../../../../db/client.ts';
+import { rowsOf, type Database, type Executor, type Transaction } from '../../../../db/client.ts';
 import { cars, savedSearchMatches, savedSearches, sellers, users } from '../../../../db/schema/index.ts';
 import { SAVED_SEARCH_LIMIT, type MatchReason, type SavedSearchAlerts } from '@common/market-data.ts';
 import { carPath } from '@common/paths.ts';
@@ -372,9 +372,7 @@ async function matchingSearches(
     select m.id as search_id, m.user_id, m.name, m.alerts, u.email, u.name as user_name
     from recorded r join matched m on m.id = r.search_id join users u on u.id = m.user_id
   `);
-  // postgres.js returns the rows as an array, PGlite as `{ rows }`.
-  const rows = Array.isArray(result) ? result : (result as unknown as { rows: typeof result }).rows;
-  return (rows as unknown as { search_id: number; user_id: number; name: string; alerts: SavedSearchAlerts; email: string; user_name: string }[]).map((r) => ({
+  return (rowsOf(result) as unknown as { search_id: number; user_id: number; name: string; alerts: SavedSearchAlerts; email: string; user_name: string }[]).map((r) => ({
     searchId: Number(r.search_id),
     userId: Number(r.user_id),
     name: r.name,
